@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import type { UserEvent, Role, Preferences } from '../../shared/events/users.events.ts';
+import { Conflict, NotFound } from '../../shared/errors.ts';
+import { assertNever } from '../../shared/never.ts';
+
+type RoleName = z.infer<typeof Role>;
+
+export interface UserState {
+  status: 'none' | 'active' | 'deleted';
+  username: string;
+  role: RoleName;
+  credentialId: string | null;
+}
+
+export const initialState = (): UserState => ({ status: 'none', username: '', role: 'viewer', credentialId: null });
+
+export function evolve(state: UserState, event: UserEvent): UserState {
+  switch (event.type) {
+    case 'UserRegistered':
+      return { status: 'active', username: event.data.username, role: event.data.role, credentialId: event.data.credential_id };
+    case 'UserPasswordChanged':
+      return { ...state, credentialId: event.data.credential_id };
+    case 'UserRoleChanged':
+      return { ...state, role: event.data.role };
+    case 'UserDeleted':
+      return { ...state, status: 'deleted', credentialId: null };
+    case 'UserProfileChanged':
+    case 'UserSessionsEnded':
+      return state;
+    default:
+      return assertNever(event);
+  }
+}
+
+interface Meta {
+  now: string;
+  /** Who acts: the user themself, an admin, or null for the first-start bootstrap. */
+  actor: string | null;
+}
+
+export type UserCommand =
+  | { type: 'RegisterUser'; username: string; role: RoleName; credentialId: string; meta: Meta }
+  | {
+      type: 'ChangeProfile';
+      displayName?: string | null | undefined;
+      email?: string | null | undefined;
+      preferences?: z.infer<typeof Preferences> | undefined;
+      meta: Meta;
+    }
+  | { type: 'ChangePassword'; credentialId: string; meta: Meta }
+  /** `otherAdmins`: active admins besides this user, read from the users read model. */
+  | { type: 'ChangeRole'; role: RoleName; otherAdmins: number; meta: Meta }
+  | { type: 'EndSessions'; meta: Meta }
+  | { type: 'DeleteUser'; otherAdmins: number; meta: Meta };
+
+export function decide(state: UserState, command: UserCommand): UserEvent[] {
+  const at = command.meta.now;
+  const by = command.meta.actor;
+  if (command.type === 'RegisterUser') {
+    if (state.status === 'active') throw new Conflict('Username already exists');
+    return [{ type: 'UserRegistered', data: { username: command.username, role: command.role, credential_id: command.credentialId, registered_by: by, at } }];
+  }
+  if (state.status !== 'active') throw new NotFound('User not found');
+  const username = state.username;
+  switch (command.type) {
+    case 'ChangeProfile': {
+      const changes = {
+        ...(command.displayName !== undefined ? { display_name: command.displayName } : {}),
+        ...(command.email !== undefined ? { email: command.email } : {}),
+        ...(command.preferences !== undefined ? { preferences: command.preferences } : {}),
+      };
+      return Object.keys(changes).length === 0 ? [] : [{ type: 'UserProfileChanged', data: { username, ...changes, at } }];
+    }
+    case 'ChangePassword':
+      return [{ type: 'UserPasswordChanged', data: { username, credential_id: command.credentialId, changed_by: by ?? username, at } }];
+    case 'ChangeRole':
+      if (command.role === state.role) return [];
+      if (state.role === 'admin' && command.otherAdmins === 0) throw new Conflict('The last admin cannot be demoted');
+      return [{ type: 'UserRoleChanged', data: { username, role: command.role, changed_by: by ?? username, at } }];
+    case 'EndSessions':
+      return [{ type: 'UserSessionsEnded', data: { username, reason: 'logout', at } }];
+    case 'DeleteUser':
+      if (state.role === 'admin' && command.otherAdmins === 0) throw new Conflict('The last admin cannot be deleted');
+      return [{ type: 'UserDeleted', data: { username, deleted_by: by ?? username, at } }];
+    default:
+      return assertNever(command);
+  }
+}

@@ -1,0 +1,21 @@
+import type { ProjectionRunner } from '../../infra/projections/runner.ts';
+import type { TaskDefinition } from '../../infra/tasks/task.ts';
+import { rebuildableReadModels } from '../../projectors/registry.ts';
+
+export const REBUILD_TASK = 'canonical.rebuild';
+
+/**
+ * Replays the log into the canonical read models. User data lives in the log too and is never
+ * touched; nothing is deleted from the log.
+ */
+export function rebuildTask(projections: ProjectionRunner | undefined): TaskDefinition {
+  return {
+    name: REBUILD_TASK,
+    async run(ctx) {
+      if (!projections) throw new Error('this process does not run the projector role');
+      const started = Date.now();
+      const events = await projections.rebuild(rebuildableReadModels, (p) => void ctx.progress({ ...p, read_models: rebuildableReadModels }).catch(() => {}));
+      return { read_models: rebuildableReadModels, events_replayed: events, seconds: (Date.now() - started) / 1000 };
+    },
+  };
+}

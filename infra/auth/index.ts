@@ -1,0 +1,31 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { Secrets } from '../secrets.ts';
+import { type CredentialStore, createCredentialStore } from '../credentials/credential-store.ts';
+import { type LoginThrottle, createLoginThrottle } from './login-throttle.ts';
+import { OWASP_SCRYPT, type PasswordHasher, createPasswordHasher } from './password-hasher.ts';
+import { type SessionCache, createSessionCache } from './session-cache.ts';
+import { type SessionTokens, createSessionTokens } from './session-tokens.ts';
+
+export interface AuthServices {
+  credentials: CredentialStore;
+  hasher: PasswordHasher;
+  tokens: SessionTokens;
+  sessions: SessionCache;
+  throttle: LoginThrottle;
+}
+
+/**
+ * `scryptN` lowers the hashing cost for the test suite only (PASSWORD_SCRYPT_N); production keeps
+ * OWASP's 2^17.
+ */
+export function createAuthServices(db: Kysely<Database>, secrets: Secrets, options: { projectsUsers: boolean; scryptN?: number }): AuthServices {
+  const tokens = createSessionTokens(secrets.jwtSecret);
+  return {
+    credentials: createCredentialStore(db, secrets.secretKey),
+    hasher: createPasswordHasher({ ...OWASP_SCRYPT, N: options.scryptN ?? OWASP_SCRYPT.N }),
+    tokens,
+    sessions: createSessionCache(db, tokens, { ttlMs: options.projectsUsers ? 10 * 60_000 : 5_000 }),
+    throttle: createLoginThrottle(),
+  };
+}

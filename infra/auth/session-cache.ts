@@ -1,0 +1,57 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { Role, SessionResolver, SessionUser } from '../http/auth.ts';
+import type { SessionTokens } from './session-tokens.ts';
+
+interface Entry {
+  user: SessionUser | null;
+  sessionVersion: number;
+  loadedAt: number;
+}
+
+/**
+ * Resolves session cookies without a database round trip per request: what a session needs of its
+ * user (role, session version, deleted) is cached per user, dropped whenever the users read model
+ * applies an event about them, and re-read after `ttlMs` in processes that do not project.
+ */
+export function createSessionCache(db: Kysely<Database>, tokens: SessionTokens, options: { ttlMs: number }) {
+  const entries = new Map<string, Entry>();
+  const generations = new Map<string, number>();
+
+  async function load(key: string): Promise<Entry> {
+    const generation = generations.get(key) ?? 0;
+    const row = await db
+      .selectFrom('users')
+      .select(['username', 'role', 'session_version', 'deleted'])
+      .where('username_key', '=', key)
+      .executeTakeFirst();
+    const entry: Entry = {
+      user: row && !row.deleted ? { username: row.username, role: row.role as Role } : null,
+      sessionVersion: row?.session_version ?? -1,
+      loadedAt: Date.now(),
+    };
+    // A change applied while we read makes this answer stale: keep it for this request only.
+    if ((generations.get(key) ?? 0) === generation) entries.set(key, entry);
+    return entry;
+  }
+
+  const resolver: SessionResolver & { invalidate(keys: Iterable<string>): void } = {
+    async resolve(token) {
+      if (!token) return null;
+      const claims = tokens.verify(token);
+      if (!claims) return null;
+      let entry = entries.get(claims.sub);
+      if (!entry || Date.now() - entry.loadedAt > options.ttlMs) entry = await load(claims.sub);
+      return entry.user && entry.sessionVersion === claims.sv ? entry.user : null;
+    },
+    invalidate(keys) {
+      for (const key of keys) {
+        entries.delete(key);
+        generations.set(key, (generations.get(key) ?? 0) + 1);
+      }
+    },
+  };
+  return resolver;
+}
+
+export type SessionCache = ReturnType<typeof createSessionCache>;

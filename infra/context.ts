@@ -1,0 +1,28 @@
+import type { Kysely } from 'kysely';
+import type { Config } from './config.ts';
+import type { Database } from './db/database.ts';
+import type { Engine } from './db/create-db.ts';
+import type { EventStore, Position } from './eventstore/event-store.ts';
+import type { SessionResolver } from './http/auth.ts';
+import type { ProjectionRunner } from './projections/runner.ts';
+import type { TaskRunner } from './tasks/runner.ts';
+import type { Secrets } from './secrets.ts';
+import type { AuthServices } from './auth/index.ts';
+
+/** What handlers and tasks get: the service's ports, built once at start. */
+export interface AppContext {
+  readonly config: Config;
+  readonly secrets: Secrets;
+  readonly db: Kysely<Database>;
+  readonly engine: Engine;
+  readonly store: EventStore;
+  readonly tasks: TaskRunner;
+  readonly sessions: SessionResolver;
+  readonly auth: AuthServices;
+  /** Present in a process with the projector role. */
+  readonly projections: ProjectionRunner | undefined;
+  /** Read-your-writes: waits (bounded) until the read models include a position. */
+  settle(position: Position | undefined): Promise<void>;
+  /** Tests check every response against its declared schema. */
+  readonly validateResponses: boolean;
+}

@@ -1,0 +1,46 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PGlite } from '@electric-sql/pglite';
+import type { Database } from './database.ts';
+import { PGliteDialect } from './pglite-dialect.ts';
+
+// Counts come back as int8; every count we keep fits a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+export type Engine = 'pglite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  engine: Engine;
+  /** The PGlite instance when embedded, for its maintenance (CHECKPOINT, dumps in tests). */
+  pglite?: PGlite;
+  close(): Promise<void>;
+}
+
+export async function openPostgres(connectionString: string, max = 10): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString, max });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, engine: 'postgres', close: () => db.destroy() };
+}
+
+export async function openPGlite(source: { dataDir?: string; loadDataDir?: Blob }): Promise<DatabaseHandle> {
+  let pglite: PGlite;
+  if (source.dataDir) {
+    const dir = resolve(source.dataDir);
+    mkdirSync(dir, { recursive: true });
+    pglite = await PGlite.create(dir);
+  } else {
+    pglite = await PGlite.create(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {});
+  }
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return { db, engine: 'pglite', pglite, close: () => db.destroy() };
+}
+
+/** The embedded default lives in DATA_DIR/pgdata; DATABASE_URL selects PostgreSQL. */
+export function openDatabase(config: { DATABASE_URL?: string | undefined; DATA_DIR: string }): Promise<DatabaseHandle> {
+  return config.DATABASE_URL
+    ? openPostgres(config.DATABASE_URL)
+    : openPGlite({ dataDir: join(config.DATA_DIR, 'pgdata') });
+}

@@ -1,0 +1,15 @@
+import type { EventsTable, StreamsTable } from '../eventstore/postgres/event-tables.ts';
+import type { ProjectionCheckpointsTable } from '../projections/checkpoints.ts';
+import type { CredentialsTable } from '../credentials/credential-store.ts';
+import type { TaskHistoryTable } from '../../projectors/tasks/task-history.table.ts';
+import type { UsersTable } from '../../projectors/auth/users.table.ts';
+
+/** Every table of the database, for kysely's typing. */
+export interface Database {
+  events: EventsTable;
+  streams: StreamsTable;
+  projection_checkpoints: ProjectionCheckpointsTable;
+  credentials: CredentialsTable;
+  task_history: TaskHistoryTable;
+  users: UsersTable;
+}

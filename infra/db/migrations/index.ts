@@ -1,0 +1,22 @@
+import { type Kysely, type Migration, Migrator } from 'kysely';
+import * as eventStore from './0001-event-store.ts';
+import * as projections from './0002-projections.ts';
+import * as taskHistory from './0003-task-history.ts';
+import * as users from './0004-users.ts';
+
+/** Migrations in order; names never change once released. */
+const migrations: Record<string, Migration> = {
+  '0001-event-store': eventStore,
+  '0002-projections': projections,
+  '0003-task-history': taskHistory,
+  '0004-users': users,
+};
+
+export async function migrate(db: Kysely<any>): Promise<void> {
+  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+}
+
+export const migrationNames = Object.keys(migrations);

@@ -1,0 +1,179 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import { type Kysely, type Transaction, sql } from 'kysely';
+import type { Database } from '../../db/database.ts';
+import {
+  type AllSubscription,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type Position,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  type RecordedEvent,
+  START,
+  type StreamAppend,
+  type SubscribeOptions,
+  WrongExpectedVersionError,
+} from '../event-store.ts';
+import { pollingSubscription } from '../polling-subscription.ts';
+
+const POLL_MS = 250;
+
+/**
+ * The Postgres-table event store (PGlite and PostgreSQL). Log order is (transaction id, global
+ * position), and readers only see transactions older than the oldest one still running
+ * (pg_snapshot_xmin), so an event whose transaction commits after a later-numbered one is never
+ * skipped by a subscriber that already moved past that number.
+ */
+export function createPostgresEventStore(db: Kysely<Database>): EventStore {
+  const appended = new EventEmitter();
+  appended.setMaxListeners(0);
+
+  async function appendIn(trx: Transaction<Database>, append: StreamAppend): Promise<AppendResult> {
+    const { streamId, events, expectedRevision } = append;
+    await trx.insertInto('streams').values({ stream_id: streamId, revision: -1 }).onConflict((oc) => oc.doNothing()).execute();
+    const row = await trx.selectFrom('streams').select('revision').where('stream_id', '=', streamId).forUpdate().executeTakeFirstOrThrow();
+    checkExpected(streamId, expectedRevision, row.revision);
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const rows = events.map((e, i) => toRow(streamId, row.revision + 1 + i, e));
+    const inserted = await trx
+      .insertInto('events')
+      .values(rows)
+      .returning([sql<string>`transaction_id::text`.as('tx'), sql<string>`global_position::text`.as('gp')])
+      .execute();
+    const nextRevision = row.revision + events.length;
+    await trx.updateTable('streams').set({ revision: nextRevision }).where('stream_id', '=', streamId).execute();
+    const last = inserted[inserted.length - 1]!;
+    return { nextRevision, position: { commit: BigInt(last.tx), prepare: BigInt(last.gp) } };
+  }
+
+  async function appendMany(appends: StreamAppend[]): Promise<AppendResult> {
+    if (appends.length === 0) throw new Error('appendMany needs at least one stream');
+    const result = await db.transaction().execute(async (trx) => {
+      let last!: AppendResult;
+      for (const a of appends) last = await appendIn(trx, a);
+      return last;
+    });
+    appended.emit('appended');
+    return result;
+  }
+
+  async function readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    const after = options.after ?? START;
+    const rows = await db
+      .selectFrom('events')
+      .selectAll()
+      .select([sql<string>`transaction_id::text`.as('tx'), sql<string>`global_position::text`.as('gp')])
+      .where(sql<boolean>`(transaction_id, global_position) > (${after.commit < 0n ? '0' : after.commit.toString()}::xid8, ${after.prepare.toString()}::bigint)`)
+      .where(sql<boolean>`transaction_id < pg_snapshot_xmin(pg_current_snapshot())`)
+      .orderBy('transaction_id')
+      .orderBy('global_position')
+      .limit(options.maxCount ?? 1000)
+      .execute();
+    return rows.map(fromRow);
+  }
+
+  return {
+    kind: 'postgres',
+    append: (streamId, events, expectedRevision) => appendMany([{ streamId, events, expectedRevision }]),
+    appendMany,
+    async readStream(streamId: string, options: ReadStreamOptions = {}) {
+      const rows = await db
+        .selectFrom('events')
+        .selectAll()
+        .select([sql<string>`transaction_id::text`.as('tx'), sql<string>`global_position::text`.as('gp')])
+        .where('stream_id', '=', streamId)
+        .where('stream_revision', '>=', options.fromRevision ?? 0)
+        .orderBy('stream_revision')
+        .limit(options.maxCount ?? 100_000)
+        .execute();
+      return rows.map(fromRow);
+    },
+    readAll,
+    subscribeToAll(options: SubscribeOptions = {}): AllSubscription {
+      return pollingSubscription({
+        readAll,
+        after: options.after ?? START,
+        batchSize: options.batchSize ?? 500,
+        waitForAppend: (signal) => waitForAppend(appended, signal, POLL_MS),
+      });
+    },
+    async headPosition(): Promise<Position> {
+      const row = await db
+        .selectFrom('events')
+        .select([sql<string>`transaction_id::text`.as('tx'), sql<string>`global_position::text`.as('gp')])
+        .where(sql<boolean>`transaction_id < pg_snapshot_xmin(pg_current_snapshot())`)
+        .orderBy('transaction_id', 'desc')
+        .orderBy('global_position', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row ? { commit: BigInt(row.tx), prepare: BigInt(row.gp) } : START;
+    },
+    async close() {
+      appended.removeAllListeners();
+    },
+  };
+}
+
+function checkExpected(streamId: string, expected: ExpectedRevision, current: number): void {
+  const exists = current >= 0;
+  const ok =
+    expected === 'any' ||
+    (expected === 'no_stream' && !exists) ||
+    (expected === 'stream_exists' && exists) ||
+    expected === current;
+  if (!ok) throw new WrongExpectedVersionError(streamId, expected, exists ? current : 'no_stream');
+}
+
+function toRow(streamId: string, revision: number, e: NewEvent) {
+  return {
+    stream_id: streamId,
+    stream_revision: revision,
+    event_id: e.id ?? randomUUID(),
+    event_type: e.type,
+    data: JSON.stringify(e.data ?? {}),
+    metadata: JSON.stringify({ at: new Date().toISOString(), ...e.metadata }),
+  };
+}
+
+interface EventRow {
+  tx: string;
+  gp: string;
+  stream_id: string;
+  stream_revision: number;
+  event_id: string;
+  event_type: string;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+}
+
+function fromRow(r: EventRow): RecordedEvent {
+  return {
+    id: r.event_id,
+    type: r.event_type,
+    streamId: r.stream_id,
+    revision: r.stream_revision,
+    position: { commit: BigInt(r.tx), prepare: BigInt(r.gp) },
+    data: r.data,
+    metadata: r.metadata,
+    createdAt: r.created_at instanceof Date ? r.created_at : new Date(r.created_at),
+  };
+}
+
+/** Resolves on the next in-process append, or after the poll interval (appends by other processes). */
+function waitForAppend(emitter: EventEmitter, signal: AbortSignal, pollMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      emitter.off('appended', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, pollMs);
+    emitter.once('appended', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}

@@ -1,0 +1,104 @@
+import cookieParser from 'cookie-parser';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import type { z } from 'zod';
+import { Forbidden, UnsupportedMediaType } from '../../shared/errors.ts';
+import type { AppContext } from '../context.ts';
+import { log } from '../logger.ts';
+import { authorize } from './auth.ts';
+import type { Route } from './define-route.ts';
+import { docsRouter } from './docs.ts';
+import { RequestValidationError, type Location, errorMiddleware, validationDetails } from './errors.ts';
+import { openApiDocument } from './openapi.ts';
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The HTTP surface: every declared route, /openapi.json, /docs, and the error conventions. */
+export function createApp(ctx: AppContext, routes: Route[]): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  if (ctx.config.TRUSTED_PROXY) app.set('trust proxy', ctx.config.TRUSTED_PROXY);
+  app.use(requestLog);
+  app.use(cookieParser());
+  app.use(csrfGuard(ctx.config.CLIENT_URL));
+  app.use(express.json({ limit: '1mb', type: () => true }));
+
+  const document = openApiDocument(routes);
+  app.get('/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  app.use(docsRouter());
+  for (const route of routes) app[route.method](expressPath(route.path), handlerFor(ctx, route));
+
+  app.use(notFound(routes));
+  app.use(errorMiddleware);
+  return app;
+}
+
+function handlerFor(ctx: AppContext, route: Route) {
+  return async (req: Request, res: Response) => {
+    const user = await authorize(req, route.access, ctx.sessions);
+    res.locals.user = user?.username;
+    const params = parse('path', route.params, req.params);
+    const query = parse('query', route.query, req.query);
+    const body = route.body ? parse('body', route.body, req.body) : undefined;
+    const result = await route.handler({ params, query, body, user: user as never, ctx, req, res });
+    if (route.raw || res.headersSent) return;
+    if (ctx.validateResponses) {
+      const checked = route.response.safeParse(result);
+      if (!checked.success) throw new Error(`response of ${route.method} ${route.path} breaks its schema: ${checked.error.message}`);
+    }
+    res.status(route.status ?? 200).json(result ?? null);
+  };
+}
+
+/** Collects every problem of one part of the request before answering 422. */
+function parse(where: Location, schema: z.ZodType | undefined, input: unknown): unknown {
+  if (!schema) return undefined;
+  const value = where === 'body' && input === undefined ? undefined : input;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new RequestValidationError(validationDetails(where, parsed.error, value));
+  return parsed.data;
+}
+
+/** `/a/{id}` → `/a/:id`. */
+function expressPath(path: string): string {
+  return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+}
+
+/**
+ * Cookie sessions need CSRF care: unsafe requests carry JSON only (a cross-site form cannot send
+ * it without a preflight), and a browser Origin other than ours or the client's is refused.
+ */
+function csrfGuard(clientUrl: string) {
+  const client = new URL(clientUrl).origin;
+  return (req: Request, _res: Response, next: NextFunction) => {
+    if (!UNSAFE.has(req.method)) return next();
+    const origin = req.get('origin');
+    if (origin && origin !== client && origin !== `${req.protocol}://${req.get('host')}`) {
+      return next(new Forbidden('Cross-origin request refused'));
+    }
+    const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
+    if (hasBody && !req.is('application/json')) return next(new UnsupportedMediaType('Request bodies must be application/json'));
+    next();
+  };
+}
+
+function notFound(routes: Route[]) {
+  const matchers = routes.map((r) => ({ method: r.method.toUpperCase(), pattern: new RegExp(`^${r.path.replace(/\{[^}]+\}/g, '[^/]+').replace(/\/$/, '')}/?$`) }));
+  return (req: Request, res: Response) => {
+    const known = matchers.some((m) => m.pattern.test(req.path));
+    if (known) res.status(405).json({ detail: 'Method Not Allowed' });
+    else res.status(404).json({ detail: 'Not Found' });
+  };
+}
+
+/** One line per request: method, path without its query (which may carry tokens), status, time, user. */
+function requestLog(req: Request, res: Response, next: NextFunction) {
+  const started = process.hrtime.bigint();
+  res.on('finish', () => {
+    const ms = Number(process.hrtime.bigint() - started) / 1e6;
+    log.info('request', { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, user: res.locals.user ?? null });
+  });
+  next();
+}

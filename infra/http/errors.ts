@@ -1,0 +1,66 @@
+import type { NextFunction, Request, Response } from 'express';
+import type { z } from 'zod';
+import { DomainError } from '../../shared/errors.ts';
+import { log } from '../logger.ts';
+
+export type Location = 'path' | 'query' | 'body' | 'header' | 'cookie';
+
+export interface ValidationDetail {
+  loc: (string | number)[];
+  msg: string;
+  type: string;
+}
+
+/** A request that failed its declared schema: answered 422 with one entry per problem. */
+export class RequestValidationError extends Error {
+  constructor(readonly detail: ValidationDetail[]) {
+    super('request validation failed');
+  }
+}
+
+export function validationDetails(where: Location, error: z.ZodError, input: unknown): ValidationDetail[] {
+  return error.issues.map((issue) => {
+    const missing = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
+    return {
+      loc: [where, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],
+      msg: missing ? 'Field required' : issue.message,
+      type: missing ? 'missing' : issue.code,
+    };
+  });
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+/** The one place that turns errors into responses: `{detail}` and a status, never a stack trace. */
+export function errorMiddleware(error: unknown, req: Request, res: Response, _next: NextFunction): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (error instanceof RequestValidationError) {
+    res.status(422).json({ detail: error.detail });
+    return;
+  }
+  if (error instanceof DomainError) {
+    res.set(error.headers).status(error.status).json({ detail: error.message });
+    return;
+  }
+  const bodyError = error as { type?: string; status?: number };
+  if (bodyError?.type === 'entity.parse.failed') {
+    res.status(422).json({ detail: [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }] });
+    return;
+  }
+  if (bodyError?.type === 'entity.too.large') {
+    res.status(413).json({ detail: 'Request body too large' });
+    return;
+  }
+  log.error('unhandled error', { method: req.method, path: req.path, error: error instanceof Error ? error.stack : String(error) });
+  res.status(500).json({ detail: 'Internal server error' });
+}

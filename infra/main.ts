@@ -1,0 +1,31 @@
+import { loadConfig } from './config.ts';
+import { log, setLogLevel } from './logger.ts';
+import { createService } from './service.ts';
+
+/** Entry point: `npm start` runs the API, the projector and the worker in one process. */
+const config = loadConfig();
+setLogLevel(config.LOG_LEVEL);
+const service = await createService(config);
+const { url } = await service.start();
+log.info('service started', {
+  roles: config.ROLES,
+  database: config.DATABASE_URL ? 'postgresql' : `embedded (PGlite in ${config.DATA_DIR})`,
+  event_store: config.EVENTSTORE_URL ? 'eventstoredb' : 'postgres',
+});
+if (url) console.log(`Listening on ${url} (API docs: ${url}/docs)`);
+
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    log.info('stopping', { signal });
+    service.stop().then(
+      () => process.exit(0),
+      (error) => {
+        log.error('stop failed', { error: String(error) });
+        process.exit(1);
+      },
+    );
+  });
+}

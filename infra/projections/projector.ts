@@ -1,0 +1,22 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { RecordedEvent } from '../eventstore/event-store.ts';
+import type { DomainEvent } from '../../shared/events/index.ts';
+
+/** A recorded event whose `type` and `data` are typed by the domain's event union. */
+export type StoredEvent = Omit<RecordedEvent, 'type' | 'data'> & DomainEvent;
+
+/**
+ * One read model: its rows are a pure function of the log. Bumping `version` rebuilds it from the
+ * start of the log on the next boot.
+ */
+export interface Projector {
+  readonly name: string;
+  readonly version: number;
+  /** Event types it reads; others are skipped without a call. */
+  readonly handles: readonly DomainEvent['type'][];
+  /** Tables it owns; emptied before a rebuild. */
+  readonly tables: readonly (keyof Database & string)[];
+  /** Applies a batch in the runner's transaction; multi-row writes belong here on hot paths. */
+  apply(trx: Transaction<Database>, events: StoredEvent[]): Promise<void>;
+}

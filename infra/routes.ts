@@ -1,0 +1,14 @@
+import { authRoutes } from '../command/auth/auth.routes.ts';
+import { userAdminRoutes } from '../command/auth/users.routes.ts';
+import { userQueryRoutes } from '../query/auth/users.routes.ts';
+import { rebuildRoutes } from '../command/canonical/rebuild.routes.ts';
+import { cancelTaskRoutes } from '../command/tasks/cancel.routes.ts';
+import { taskHistoryRoutes } from '../query/tasks/task-history.routes.ts';
+import type { Route } from './http/define-route.ts';
+
+/** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
+export const routes: Route[] = [
+  ...authRoutes,
+  ...userQueryRoutes,
+  ...userAdminRoutes,
+  ...taskHistoryRoutes, ...cancelTaskRoutes, ...rebuildRoutes];

@@ -1,0 +1,116 @@
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import { projectors } from '../projectors/registry.ts';
+import type { Bus } from './bus/bus.ts';
+import { createInProcessBus } from './bus/in-process.ts';
+import { createKafkaBus } from './bus/kafka.ts';
+import type { Config } from './config.ts';
+import type { AppContext } from './context.ts';
+import { type DatabaseHandle, openDatabase } from './db/create-db.ts';
+import { startEmbeddedMaintenance } from './db/embedded-maintenance.ts';
+import { migrate } from './db/migrations/index.ts';
+import type { EventStore } from './eventstore/event-store.ts';
+import { createEventStoreDbEventStore } from './eventstore/eventstoredb/eventstoredb-event-store.ts';
+import { createPostgresEventStore } from './eventstore/postgres/postgres-event-store.ts';
+import { createApp } from './http/app.ts';
+import { log } from './logger.ts';
+import { ProjectionRunner } from './projections/runner.ts';
+import { pollForPosition } from './projections/wait-for-position.ts';
+import { routes } from './routes.ts';
+import { loadSecrets } from './secrets.ts';
+import { createAuthServices } from './auth/index.ts';
+import { bootstrapAdmin } from '../command/auth/bootstrap-admin.ts';
+import { usernameKey } from '../shared/usernames.ts';
+import { taskDefinitions } from './tasks/registry.ts';
+import { TaskRunner } from './tasks/runner.ts';
+
+const SETTLE_TIMEOUT_MS = 5000;
+
+export interface ServiceOptions {
+  /** An already open database (tests hand in a clone of a migrated template). */
+  database?: DatabaseHandle;
+  validateResponses?: boolean;
+}
+
+export interface Service {
+  ctx: AppContext;
+  app: Express;
+  /** Starts the roles of this process; the API listens when it has that role. */
+  start(): Promise<{ url?: string }>;
+  stop(): Promise<void>;
+}
+
+export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+  const database = options.database ?? (await openDatabase(config));
+  await migrate(database.db);
+  const { db } = database;
+  const store: EventStore = config.EVENTSTORE_URL ? createEventStoreDbEventStore(config.EVENTSTORE_URL) : createPostgresEventStore(db);
+  const bus: Bus = config.KAFKA_BROKERS ? createKafkaBus(config.KAFKA_BROKERS.split(','), 'music-library') : createInProcessBus();
+  const roles = new Set(config.ROLES);
+  const projections = roles.has('projector') ? new ProjectionRunner(db, store, projectors) : undefined;
+  const tasks = new TaskRunner(store, bus, db);
+  for (const definition of taskDefinitions({ projections })) tasks.register(definition);
+  const secrets = loadSecrets(config);
+  const auth = createAuthServices(db, secrets, { projectsUsers: Boolean(projections), scryptN: config.PASSWORD_SCRYPT_N });
+  projections?.onApplied((projector, events) => {
+    if (projector === 'users') auth.sessions.invalidate(events.map((e) => usernameKey((e.data as { username: string }).username)));
+  });
+
+  const ctx: AppContext = {
+    config,
+    secrets,
+    db,
+    engine: database.engine,
+    store,
+    tasks,
+    sessions: auth.sessions,
+    auth,
+    projections,
+    validateResponses: options.validateResponses ?? false,
+    async settle(position) {
+      if (!position) return;
+      if (projections) await projections.waiters.waitFor(position, SETTLE_TIMEOUT_MS);
+      else await pollForPosition(db, position, SETTLE_TIMEOUT_MS);
+    },
+  };
+  const app = createApp(ctx, routes);
+  let server: Server | undefined;
+  let stopMaintenance = () => {};
+
+  return {
+    ctx,
+    app,
+    async start() {
+      if (database.pglite) stopMaintenance = startEmbeddedMaintenance(database.pglite);
+      if (projections) {
+        await projections.start();
+        await projections.waiters.waitFor(await store.headPosition(), 60_000);
+      }
+      if (roles.has('worker')) {
+        await tasks.listen();
+        if (!config.KAFKA_BROKERS) await tasks.recoverInterrupted();
+      }
+      if (roles.has('api')) await bootstrapAdmin(ctx);
+      if (!roles.has('api')) return {};
+      server = await new Promise<Server>((resolve) => {
+        const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+      });
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : config.PORT;
+      return { url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}` };
+    },
+    async stop() {
+      if (server) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server!.close(() => resolve()));
+      }
+      await tasks.stop();
+      await projections?.stop();
+      stopMaintenance();
+      await bus.close();
+      await store.close();
+      if (!options.database) await database.close();
+      log.debug('service stopped');
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import type { Kysely } from 'kysely';
+import { newId } from '../../shared/ids.ts';
+import { taskStream } from '../../shared/streams.ts';
+import * as taskDecider from '../../command/tasks/task.decider.ts';
+import type { TaskCommand } from '../../command/tasks/task.decider.ts';
+import { log } from '../logger.ts';
+import type { Bus } from '../bus/bus.ts';
+import type { Database } from '../db/database.ts';
+import type { EventStore } from '../eventstore/event-store.ts';
+import { type Handled, handleCommand } from '../eventstore/command-handler.ts';
+import type { TaskEvent } from '../../shared/events/tasks.events.ts';
+import { TaskCancelled, type TaskContext, type TaskDefinition } from './task.ts';
+
+const PROGRESS_EVERY_MS = 1000;
+
+type Command = TaskCommand extends infer C ? (C extends { meta: unknown } ? Omit<C, 'meta'> : never) : never;
+
+/**
+ * Starts tasks (a `task-<id>` stream and a bus message), runs them in the worker role, and carries
+ * cancels to whichever process runs the task.
+ */
+export class TaskRunner {
+  private readonly definitions = new Map<string, TaskDefinition<any>>();
+  private readonly running = new Map<string, AbortController>();
+  private readonly settled = new Set<Promise<void>>();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly bus: Bus,
+    private readonly db: Kysely<Database>,
+  ) {}
+
+  register(definition: TaskDefinition<any>): void {
+    if (this.definitions.has(definition.name)) throw new Error(`task ${definition.name} registered twice`);
+    this.definitions.set(definition.name, definition);
+  }
+
+  /** Records the task as started and hands it to a worker; answers at once. */
+  async start(name: string, params: Record<string, unknown>, startedBy: string | null) {
+    if (!this.definitions.has(name)) throw new Error(`unknown task ${name}`);
+    const taskId = newId();
+    const handled = await this.command(taskId, { type: 'StartTask', name, params, startedBy }, startedBy);
+    await this.bus.publish('tasks.requested', { key: taskId, value: { task_id: taskId, name, params, started_by: startedBy } });
+    return { task_id: taskId, position: handled.result!.position };
+  }
+
+  /** Cooperative cancel: returns whether the task was running. 404 (NotFound) for an unknown id. */
+  async cancel(taskId: string, requestedBy: string | null) {
+    let wasRunning = false;
+    const handled = await this.command(taskId, (state) => {
+      wasRunning = state.status === 'running';
+      return { type: 'RequestCancel', requestedBy };
+    }, requestedBy);
+    if (wasRunning) await this.bus.publish('tasks.cancel', { key: taskId, value: { task_id: taskId } });
+    return { was_running: wasRunning, position: handled.result?.position };
+  }
+
+  /** The worker role: take task requests and cancels from the bus. */
+  async listen(): Promise<void> {
+    await this.bus.subscribe('tasks.requested', 'shared', async ({ value }) => {
+      this.execute(String(value.task_id), String(value.name), value.params as Record<string, unknown>, (value.started_by as string | null) ?? null, null);
+    });
+    await this.bus.subscribe('tasks.cancel', 'broadcast', async ({ value }) => {
+      this.running.get(String(value.task_id))?.abort();
+    });
+  }
+
+  /**
+   * After a restart nothing runs the tasks the log still shows running: resumable ones start again
+   * from their last progress, the others are recorded failed. Only safe where this process is the
+   * only worker (the in-process bus).
+   */
+  async recoverInterrupted(): Promise<number> {
+    const rows = await this.db.selectFrom('task_history').selectAll().where('status', '=', 'running').execute();
+    for (const row of rows) {
+      if (this.running.has(row.task_id)) continue;
+      const definition = this.definitions.get(row.name);
+      if (definition?.resumable) {
+        log.info('tasks: resuming interrupted task', { task_id: row.task_id, name: row.name });
+        this.execute(row.task_id, row.name, row.params, row.started_by, row.progress ?? {});
+      } else {
+        await this.command(row.task_id, { type: 'FailTask', error: 'interrupted: the service stopped while the task ran' }, null);
+      }
+    }
+    return rows.length;
+  }
+
+  /** Waits for the tasks this process runs (tests, shutdown). */
+  async idle(): Promise<void> {
+    while (this.settled.size > 0) await Promise.all([...this.settled]);
+  }
+
+  async stop(): Promise<void> {
+    for (const controller of this.running.values()) controller.abort();
+    await this.idle();
+  }
+
+  private execute(taskId: string, name: string, params: Record<string, unknown>, startedBy: string | null, resumedFrom: Record<string, unknown> | null): void {
+    const definition = this.definitions.get(name);
+    const controller = new AbortController();
+    this.running.set(taskId, controller);
+    const run = (async () => {
+      if (!definition) throw new Error(`no task named ${name} in this worker`);
+      return definition.run(this.contextFor(taskId, params, startedBy, controller.signal, resumedFrom));
+    })();
+    const settled = run
+      .then(
+        (summary) => this.command(taskId, { type: 'FinishTask', summary }, startedBy),
+        (error) =>
+          error instanceof TaskCancelled
+            ? this.command(taskId, { type: 'CancelTask', summary: error.summary }, startedBy)
+            : (log.error('tasks: task failed', { task_id: taskId, name, error: String(error) }),
+              this.command(taskId, { type: 'FailTask', error: messageOf(error) }, startedBy)),
+      )
+      .then(
+        () => undefined,
+        (error) => log.error('tasks: could not record the outcome', { task_id: taskId, error: String(error) }),
+      )
+      .finally(() => {
+        this.running.delete(taskId);
+        this.settled.delete(settled);
+      });
+    this.settled.add(settled);
+  }
+
+  private contextFor(taskId: string, params: Record<string, unknown>, startedBy: string | null, signal: AbortSignal, resumedFrom: Record<string, unknown> | null): TaskContext {
+    let lastWrite = 0;
+    return {
+      taskId,
+      params,
+      startedBy,
+      signal,
+      resumedFrom,
+      checkpoint() {
+        if (signal.aborted) throw new TaskCancelled();
+      },
+      progress: async (progress) => {
+        const now = Date.now();
+        if (now - lastWrite < PROGRESS_EVERY_MS) return;
+        lastWrite = now;
+        await this.command(taskId, { type: 'RecordProgress', progress }, startedBy);
+      },
+    };
+  }
+
+  private command(taskId: string, command: Command | ((s: taskDecider.TaskState) => Command), actor: string | null): Promise<Handled<TaskEvent>> {
+    const withMeta = (c: Command) => ({ ...c, meta: { taskId, now: new Date().toISOString() } }) as TaskCommand;
+    return handleCommand(
+      this.store,
+      taskStream(taskId),
+      taskDecider,
+      typeof command === 'function' ? (s: taskDecider.TaskState) => withMeta(command(s)) : withMeta(command),
+      { actor, correlation_id: taskId },
+    );
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,28 @@
+/** What a background task sees while it runs. */
+export interface TaskContext<P = Record<string, unknown>> {
+  readonly taskId: string;
+  readonly params: P;
+  readonly startedBy: string | null;
+  /** Aborted when a cancel is requested; pass it to long awaits. */
+  readonly signal: AbortSignal;
+  /** A cooperative stop point: throws TaskCancelled once a cancel was requested. */
+  checkpoint(): void;
+  /** Records progress; throttled, so call it as often as convenient. */
+  progress(progress: Record<string, unknown>): Promise<void>;
+  /** Progress recorded by an earlier run of a resumed task. */
+  readonly resumedFrom: Record<string, unknown> | null;
+}
+
+export interface TaskDefinition<P = Record<string, unknown>> {
+  readonly name: string;
+  /** A resumable task is re-run after a restart (with `resumedFrom`); others are recorded failed. */
+  readonly resumable?: boolean;
+  run(ctx: TaskContext<P>): Promise<Record<string, unknown>>;
+}
+
+/** Thrown at a checkpoint after a cancel; carries what was done so far. */
+export class TaskCancelled extends Error {
+  constructor(readonly summary: Record<string, unknown> = {}) {
+    super('task cancelled');
+  }
+}

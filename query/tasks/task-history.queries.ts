@@ -1,0 +1,62 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Database } from '../../infra/db/database.ts';
+import type { TaskHistoryTable } from '../../projectors/tasks/task-history.table.ts';
+import { offsetOf } from '../../shared/paging.ts';
+
+export interface TaskFilters {
+  page: number;
+  limit: number;
+  name?: string | undefined;
+  status?: string | undefined;
+}
+
+export function toTaskRecord(row: Selectable<TaskHistoryTable>) {
+  return {
+    task_id: row.task_id,
+    name: row.name,
+    status: row.status,
+    started_by: row.started_by,
+    params: row.params,
+    progress: row.progress,
+    summary: row.summary,
+    error: row.error,
+    cancel_requested: row.cancel_requested,
+    started_at: row.started_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    finished_at: row.finished_at?.toISOString() ?? null,
+  };
+}
+
+/** Newest first; `names` and `counts_by_status` describe every run of the filtered name. */
+export async function listTasks(db: Kysely<Database>, f: TaskFilters) {
+  let rows = db.selectFrom('task_history');
+  if (f.name) rows = rows.where('name', '=', f.name);
+  const filtered = f.status ? rows.where('status', '=', f.status) : rows;
+  const [items, total, counts, names] = await Promise.all([
+    filtered.selectAll().orderBy('started_at', 'desc').orderBy('task_id', 'desc').limit(f.limit).offset(offsetOf(f.page, f.limit)).execute(),
+    filtered.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+    rows.select(['status', sql<number>`count(*)::int`.as('n')]).groupBy('status').execute(),
+    db.selectFrom('task_history').select('name').distinct().orderBy('name').execute(),
+  ]);
+  return {
+    items: items.map(toTaskRecord),
+    total: total.n,
+    page: f.page,
+    limit: f.limit,
+    names: names.map((r) => r.name),
+    counts_by_status: Object.fromEntries(counts.map((c) => [c.status, c.n])),
+  };
+}
+
+export async function findTask(db: Kysely<Database>, taskId: string) {
+  const row = await db.selectFrom('task_history').selectAll().where('task_id', '=', taskId).executeTakeFirst();
+  return row ? toTaskRecord(row) : undefined;
+}
+
+/** The newest running task whose name starts with the prefix (a backfill family), if any. */
+export async function findRunningTask(db: Kysely<Database>, namePrefix: string | undefined) {
+  let q = db.selectFrom('task_history').selectAll().where('status', '=', 'running');
+  if (namePrefix) q = q.where(sql<boolean>`starts_with(name, ${namePrefix})`);
+  const row = await q.orderBy('started_at', 'desc').limit(1).executeTakeFirst();
+  return row ? toTaskRecord(row) : null;
+}

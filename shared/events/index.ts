@@ -1,0 +1,14 @@
+import type { z } from 'zod';
+import { type TaskEvent, taskEventSchemas } from './tasks.events.ts';
+import { type UserEvent, userEventSchemas } from './users.events.ts';
+
+/** Every domain event of the service, discriminated by `type`. */
+export type DomainEvent = TaskEvent | UserEvent;
+export type DomainEventType = DomainEvent['type'];
+export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
+
+/** type → schema: events are validated before they are appended. */
+export const eventSchemas: Record<DomainEventType, z.ZodType> = {
+  ...taskEventSchemas,
+  ...userEventSchemas,
+};

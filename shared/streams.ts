@@ -1,0 +1,15 @@
+/**
+ * Stream names, one builder per category. Categories are real prefixes (`<category>-<id>`) so that
+ * category filters and subscriptions work on every engine.
+ */
+export const taskStream = (taskId: string) => `task-${taskId}`;
+export const userStream = (username: string) => `user-${username}`;
+export const artistStream = (id: string) => `artist-${id}`;
+export const albumStream = (id: string) => `album-${id}`;
+export const trackStream = (id: string) => `track-${id}`;
+export const scrobblesStream = (userKey: string) => `scrobbles-${userKey}`;
+
+export function categoryOf(streamId: string): string {
+  const dash = streamId.indexOf('-');
+  return dash < 0 ? streamId : streamId.slice(0, dash);
+}

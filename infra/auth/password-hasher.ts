@@ -29,8 +29,9 @@ export function createPasswordHasher(cost: Cost = OWASP_SCRYPT) {
       const [scheme, n, r, p, salt, key] = (stored ?? (await dummy)).split('$');
       if (scheme !== 'scrypt' || !salt || !key) return false;
       const expected = Buffer.from(key, 'base64url');
-      const actual = await scrypt(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) });
-      return stored !== undefined && timingSafeEqual(actual, expected);
+      // A damaged hash (a cost scrypt refuses, a truncated key) is a failed check, not a crash.
+      const actual = await scrypt(password, Buffer.from(salt, 'base64url'), { N: Number(n), r: Number(r), p: Number(p) }).catch(() => undefined);
+      return stored !== undefined && actual !== undefined && actual.length === expected.length && timingSafeEqual(actual, expected);
     },
   };
 }

@@ -18,7 +18,8 @@ export function createSessionTokens(secret: string) {
     verify(token: string): SessionClaims | null {
       try {
         const payload = jwt.verify(token, secret, { algorithms: ['HS256'] });
-        if (typeof payload !== 'object' || typeof payload.sub !== 'string' || typeof payload.sv !== 'number') return null;
+        // Every token we issue expires: one without `exp` was not issued here.
+        if (typeof payload !== 'object' || typeof payload.exp !== 'number' || typeof payload.sub !== 'string' || typeof payload.sv !== 'number') return null;
         return { sub: payload.sub, sv: payload.sv };
       } catch {
         return null;

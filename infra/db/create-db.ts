@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database } from './database.ts';
+import { log } from '../logger.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 
 // Counts come back as int8; every count we keep fits a JS number.
@@ -21,6 +22,8 @@ export interface DatabaseHandle {
 
 export async function openPostgres(connectionString: string, max = 10): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString, max });
+  // An idle connection dropped by the server (restart, admin command) must not crash the process.
+  pool.on('error', (error) => log.warn('database connection lost', { error: error.message }));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }

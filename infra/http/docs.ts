@@ -19,7 +19,8 @@ const page = `<!doctype html>
 </body>
 </html>`;
 
-const init = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#docs', deepLinking: true });`;
+// validatorUrl: null keeps Swagger UI from sending the document to its online validator (offline page).
+const init = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#docs', deepLinking: true, validatorUrl: null });`;
 
 /** `/docs`: the OpenAPI document rendered by Swagger UI, served from the installed package (no CDN). */
 export function docsRouter(): Router {

@@ -101,6 +101,8 @@ export class ProjectionRunner {
   private async run(): Promise<void> {
     let failures = 0;
     while (!this.stopped) {
+      // Requests that arrive from here on abort the fresh signal and cut the next wait short.
+      if (this.wake.signal.aborted) this.wake = new AbortController();
       try {
         await this.startPendingRebuilds();
         const progressed = await this.step();
@@ -112,7 +114,6 @@ export class ProjectionRunner {
         const delay = Math.min(30_000, (this.options.retryMs ?? 500) * 2 ** Math.min(failures - 1, 6));
         log.error('projections: batch failed, retrying', { error: String(error), delay_ms: delay });
         await sleep(delay, this.wake.signal);
-        if (this.wake.signal.aborted) this.wake = new AbortController();
       }
     }
   }
@@ -189,7 +190,7 @@ export class ProjectionRunner {
   }
 
   private async waitForEvents(): Promise<void> {
-    if (this.wake.signal.aborted) this.wake = new AbortController();
+    if (this.stopped || this.wake.signal.aborted) return;
     const subscription = this.store.subscribeToAll({ after: this.position(), batchSize: 1 });
     const wake = this.wake.signal;
     const stopOnWake = () => void subscription.stop();

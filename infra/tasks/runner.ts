@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { newId } from '../../shared/ids.ts';
+import { monotonicFactory } from 'ulid';
 import { taskStream } from '../../shared/streams.ts';
 import * as taskDecider from '../../command/tasks/task.decider.ts';
 import type { TaskCommand } from '../../command/tasks/task.decider.ts';
@@ -12,8 +12,21 @@ import type { TaskEvent } from '../../shared/events/tasks.events.ts';
 import { TaskCancelled, type TaskContext, type TaskDefinition } from './task.ts';
 
 const PROGRESS_EVERY_MS = 1000;
+const INTERRUPTED = 'interrupted: the service stopped while the task ran';
+
+/** Why a running task's signal was aborted. */
+type StopReason = 'cancel' | 'shutdown';
 
 type Command = TaskCommand extends infer C ? (C extends { meta: unknown } ? Omit<C, 'meta'> : never) : never;
+
+/** Task ids sort by start even within one millisecond, so "newest first" is well defined. */
+const nextTaskId = monotonicFactory();
+
+interface Running {
+  controller: AbortController;
+  /** Progress writes still in flight: the outcome is recorded after them. */
+  progress: Promise<void>;
+}
 
 /**
  * Starts tasks (a `task-<id>` stream and a bus message), runs them in the worker role, and carries
@@ -21,8 +34,10 @@ type Command = TaskCommand extends infer C ? (C extends { meta: unknown } ? Omit
  */
 export class TaskRunner {
   private readonly definitions = new Map<string, TaskDefinition<any>>();
-  private readonly running = new Map<string, AbortController>();
+  private readonly running = new Map<string, Running>();
   private readonly settled = new Set<Promise<void>>();
+  /** How long `stop()` waits for running tasks to reach a checkpoint before it leaves them. */
+  shutdownGraceMs = 10_000;
 
   constructor(
     private readonly store: EventStore,
@@ -38,7 +53,7 @@ export class TaskRunner {
   /** Records the task as started and hands it to a worker; answers at once. */
   async start(name: string, params: Record<string, unknown>, startedBy: string | null) {
     if (!this.definitions.has(name)) throw new Error(`unknown task ${name}`);
-    const taskId = newId();
+    const taskId = nextTaskId();
     const handled = await this.command(taskId, { type: 'StartTask', name, params, startedBy }, startedBy);
     await this.bus.publish('tasks.requested', { key: taskId, value: { task_id: taskId, name, params, started_by: startedBy } });
     return { task_id: taskId, position: handled.result!.position };
@@ -61,7 +76,7 @@ export class TaskRunner {
       this.execute(String(value.task_id), String(value.name), value.params as Record<string, unknown>, (value.started_by as string | null) ?? null, null);
     });
     await this.bus.subscribe('tasks.cancel', 'broadcast', async ({ value }) => {
-      this.running.get(String(value.task_id))?.abort();
+      this.running.get(String(value.task_id))?.controller.abort('cancel' satisfies StopReason);
     });
   }
 
@@ -79,7 +94,7 @@ export class TaskRunner {
         log.info('tasks: resuming interrupted task', { task_id: row.task_id, name: row.name });
         this.execute(row.task_id, row.name, row.params, row.started_by, row.progress ?? {});
       } else {
-        await this.command(row.task_id, { type: 'FailTask', error: 'interrupted: the service stopped while the task ran' }, null);
+        await this.command(row.task_id, { type: 'FailTask', error: INTERRUPTED }, null);
       }
     }
     return rows.length;
@@ -90,27 +105,44 @@ export class TaskRunner {
     while (this.settled.size > 0) await Promise.all([...this.settled]);
   }
 
+  /**
+   * Asks every running task to stop at its next checkpoint and waits a bounded time: a task that
+   * ignores its checkpoints must not hold the process. What is left running is resolved by
+   * `recoverInterrupted` on the next start.
+   */
   async stop(): Promise<void> {
-    for (const controller of this.running.values()) controller.abort();
-    await this.idle();
+    for (const { controller } of this.running.values()) controller.abort('shutdown' satisfies StopReason);
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<'timeout'>((resolve) => {
+      timer = setTimeout(() => resolve('timeout'), this.shutdownGraceMs);
+    });
+    const outcome = await Promise.race([this.idle(), grace]);
+    clearTimeout(timer);
+    if (outcome === 'timeout') log.warn('tasks: left running at shutdown', { task_ids: [...this.running.keys()] });
   }
 
   private execute(taskId: string, name: string, params: Record<string, unknown>, startedBy: string | null, resumedFrom: Record<string, unknown> | null): void {
+    if (this.running.has(taskId)) return;
     const definition = this.definitions.get(name);
     const controller = new AbortController();
-    this.running.set(taskId, controller);
+    const entry: Running = { controller, progress: Promise.resolve() };
+    // Registered before the state is read: a cancel either reaches this controller or is in the log.
+    this.running.set(taskId, entry);
     const run = (async () => {
       if (!definition) throw new Error(`no task named ${name} in this worker`);
-      return definition.run(this.contextFor(taskId, params, startedBy, controller.signal, resumedFrom));
+      if ((await this.state(taskId)).cancelRequested) controller.abort('cancel' satisfies StopReason);
+      return definition.run(this.contextFor(taskId, params, startedBy, entry, resumedFrom));
     })();
     const settled = run
       .then(
-        (summary) => this.command(taskId, { type: 'FinishTask', summary }, startedBy),
-        (error) =>
-          error instanceof TaskCancelled
-            ? this.command(taskId, { type: 'CancelTask', summary: error.summary }, startedBy)
-            : (log.error('tasks: task failed', { task_id: taskId, name, error: String(error) }),
-              this.command(taskId, { type: 'FailTask', error: messageOf(error) }, startedBy)),
+        async (summary) => {
+          await entry.progress;
+          await this.command(taskId, { type: 'FinishTask', summary }, startedBy);
+        },
+        async (error) => {
+          await entry.progress;
+          await this.recordStop(taskId, name, definition, controller.signal, error, startedBy);
+        },
       )
       .then(
         () => undefined,
@@ -123,8 +155,27 @@ export class TaskRunner {
     this.settled.add(settled);
   }
 
-  private contextFor(taskId: string, params: Record<string, unknown>, startedBy: string | null, signal: AbortSignal, resumedFrom: Record<string, unknown> | null): TaskContext {
+  /**
+   * A task that stopped early: after a cancel it is cancelled (whether it stopped at a checkpoint or
+   * an aborted await), at shutdown it is interrupted (left for a resumable task to resume), else failed.
+   */
+  private async recordStop(taskId: string, name: string, definition: TaskDefinition<any> | undefined, signal: AbortSignal, error: unknown, startedBy: string | null) {
+    const reason = signal.aborted ? (signal.reason as StopReason) : undefined;
+    if (reason === 'cancel' || (!reason && error instanceof TaskCancelled)) {
+      const summary = error instanceof TaskCancelled ? error.summary : {};
+      await this.command(taskId, { type: 'CancelTask', summary }, startedBy);
+    } else if (reason === 'shutdown') {
+      if (definition?.resumable) return;
+      await this.command(taskId, { type: 'FailTask', error: INTERRUPTED }, startedBy);
+    } else {
+      log.error('tasks: task failed', { task_id: taskId, name, error: messageOf(error) });
+      await this.command(taskId, { type: 'FailTask', error: messageOf(error) }, startedBy);
+    }
+  }
+
+  private contextFor(taskId: string, params: Record<string, unknown>, startedBy: string | null, entry: Running, resumedFrom: Record<string, unknown> | null): TaskContext {
     let lastWrite = 0;
+    const { signal } = entry.controller;
     return {
       taskId,
       params,
@@ -134,13 +185,24 @@ export class TaskRunner {
       checkpoint() {
         if (signal.aborted) throw new TaskCancelled();
       },
-      progress: async (progress) => {
+      progress: (progress) => {
         const now = Date.now();
-        if (now - lastWrite < PROGRESS_EVERY_MS) return;
+        if (now - lastWrite < PROGRESS_EVERY_MS) return entry.progress;
         lastWrite = now;
-        await this.command(taskId, { type: 'RecordProgress', progress }, startedBy);
+        // One write at a time, in order; the outcome waits for the last one.
+        entry.progress = entry.progress
+          .then(() => this.command(taskId, { type: 'RecordProgress', progress }, startedBy))
+          .then(
+            () => undefined,
+            (error) => log.warn('tasks: could not record progress', { task_id: taskId, error: String(error) }),
+          );
+        return entry.progress;
       },
     };
+  }
+
+  private async state(taskId: string): Promise<taskDecider.TaskState> {
+    return taskDecider.fold((await this.store.readStream(taskStream(taskId))).map((e) => ({ type: e.type, data: e.data }) as TaskEvent));
   }
 
   private command(taskId: string, command: Command | ((s: taskDecider.TaskState) => Command), actor: string | null): Promise<Handled<TaskEvent>> {

@@ -70,9 +70,10 @@ export interface TestApp {
 
 /**
  * The real service on 127.0.0.1:0 over a fresh database of its own; `env` sets configuration
- * variables exactly as a deployment would.
+ * variables exactly as a deployment would. `keepDatabase` leaves the handle open at close, for a
+ * second app on the same database (a restart).
  */
-export async function startTestApp(env: Record<string, string> = {}, database?: DatabaseHandle): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, database?: DatabaseHandle, options: { keepDatabase?: boolean } = {}): Promise<TestApp> {
   const db = database ?? (await freshDatabase());
   const dataDir = mkdtempSync(join(tmpdir(), 'music-library-test-'));
   const config = loadConfig({
@@ -92,7 +93,7 @@ export async function startTestApp(env: Record<string, string> = {}, database?: 
     client: () => new ApiClient(url!),
     async close() {
       await service.stop();
-      await db.close();
+      if (!options.keepDatabase) await db.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

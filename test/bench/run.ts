@@ -1,0 +1,127 @@
+/**
+ * `npm run bench`: the Postgres event store on PGlite (always) and on PostgreSQL (when it answers),
+ * beside each database's raw INSERT ceiling, then a cheap GET's p99 on the embedded default, idle
+ * and while a rebuild runs. Every ratio compares figures measured in this same run.
+ *
+ * BENCH_EVENTS scales the run (default 50000: the events seeded for the latency part; the store
+ * part appends 2/5 of it in batches, twice). BENCH_DATABASE_URL points at PostgreSQL (default
+ * postgres://postgres@127.0.0.1:5432/test); a throwaway database is created there and dropped.
+ */
+import os from 'node:os';
+import { setLogLevel } from '../../infra/logger.ts';
+import { type BenchDatabase, DEFAULT_POSTGRES_URL, pgliteDatabase, postgresDatabase, probePostgres } from './databases.ts';
+import { benchLatency, rebuildRate } from './latency-bench.ts';
+import { envInt, fmtMs, fmtRate, fmtRatio, table } from './report.ts';
+import { type Measure, type StoreBenchSizes, benchStore } from './store-bench.ts';
+
+setLogLevel('silent');
+const started = Date.now();
+const note = (msg: string) => process.stderr.write(`  [${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${msg}\n`);
+
+const total = envInt('BENCH_EVENTS', 50_000);
+const storeSizes: StoreBenchSizes = {
+  events: Math.max(1000, Math.round((total * 2) / 5 / 100) * 100),
+  batch: 100,
+  single: Math.max(100, Math.min(2000, Math.round(total / 25 / 10) * 10)),
+  concurrency: 4,
+};
+const latencySizes = { seed: Math.max(1000, Math.round(total / 100) * 100), idleRequests: 2000 };
+
+console.log(`# Event store benchmark (${new Date().toISOString()})`);
+console.log(`node ${process.version}, ${os.cpus().length} CPU (${os.cpus()[0]?.model.trim() ?? '?'}), ${os.platform()} ${os.release()}`);
+console.log(
+  `sizes: ${storeSizes.events} events appended in batches of ${storeSizes.batch} (sequential, then again with ${storeSizes.concurrency} concurrent callers), ` +
+    `${storeSizes.single} single-event appends, ${latencySizes.seed} events seeded in the service (BENCH_EVENTS=${total})`,
+);
+
+interface EngineResult {
+  label: string;
+  measures: Measure[];
+}
+const engines: EngineResult[] = [];
+
+async function onEngine(open: () => Promise<BenchDatabase>): Promise<void> {
+  const database = await open();
+  note(`${database.label}: start`);
+  try {
+    engines.push({ label: database.label, measures: await benchStore(database.handle.db, storeSizes, (m) => note(`${database.label}: ${m}`)) });
+  } finally {
+    await database.dispose();
+  }
+}
+
+await onEngine(pgliteDatabase);
+const postgresUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
+const unreachable = await probePostgres(postgresUrl);
+if (unreachable) {
+  if (process.env.BENCH_DATABASE_URL) throw new Error(`BENCH_DATABASE_URL does not answer: ${unreachable}`);
+  note(`PostgreSQL skipped: ${postgresUrl} does not answer (${unreachable})`);
+} else {
+  await onEngine(() => postgresDatabase(postgresUrl));
+}
+
+note('service latency: start');
+const latency = await benchLatency(latencySizes, note);
+
+// ---- report ----
+for (const engine of engines) {
+  const ceiling = engine.measures.find((m) => m.key === 'raw_multi')!.rate;
+  const rawSingle = engine.measures.find((m) => m.key === 'raw_single')!.rate;
+  console.log(`\n## ${engine.label}\n`);
+  console.log(
+    table(
+      ['measurement', 'events', 'seconds', 'events/s', 'vs raw INSERT ceiling'],
+      engine.measures.map((m) => [
+        m.label,
+        String(m.events),
+        (m.ms / 1000).toFixed(2),
+        fmtRate(m.rate),
+        m.key === 'raw_multi' ? '1 (ceiling)' : fmtRatio(m.rate / ceiling),
+      ]),
+    ),
+  );
+  const single = engine.measures.find((m) => m.key === 'append_single')!;
+  console.log(
+    `\nsingle-event append: ${fmtMs(single.ms / single.events)} ms per call, ` +
+      `${fmtRatio(single.rate / rawSingle)} of a raw 1-row INSERT (${fmtMs(1000 / rawSingle)} ms)`,
+  );
+}
+
+if (engines.length > 1) {
+  console.log('\n## Ratios to each database\'s raw INSERT ceiling\n');
+  const keys = engines[0]!.measures.map((m) => m.key);
+  console.log(
+    table(
+      ['measurement', ...engines.map((e) => e.label)],
+      keys.map((key) => [
+        engines[0]!.measures.find((m) => m.key === key)!.label,
+        ...engines.map((e) => {
+          const ceiling = e.measures.find((m) => m.key === 'raw_multi')!.rate;
+          const m = e.measures.find((x) => x.key === key)!;
+          return `${fmtRatio(m.rate / ceiling)} (${fmtRate(m.rate)}/s)`;
+        }),
+      ]),
+    ),
+  );
+}
+
+console.log(`\n## GET /auth/me on the embedded default (PGlite in DATA_DIR), ${latency.seeded} task events in the log\n`);
+console.log(
+  table(
+    ['phase', 'requests', 'p50 ms', 'p99 ms', 'max ms', 'errors'],
+    [
+      ['idle', latency.idle, ''] as const,
+      ['while POST /admin/canonical/rebuild runs', latency.rebuild, ''] as const,
+    ].map(([phase, s]) => [phase, String(s.count), fmtMs(s.p50), fmtMs(s.p99), fmtMs(s.max), String(s.errors)]),
+  ),
+);
+const p99Ratio = latency.rebuild.p99 / latency.idle.p99;
+console.log(
+  `\np99(rebuild) / p99(idle) = ${fmtRatio(p99Ratio)}  (target: within 2x)` +
+    `\np50(rebuild) / p50(idle) = ${fmtRatio(latency.rebuild.p50 / latency.idle.p50)}` +
+    `\nrebuild task: ${latency.rebuildEvents} events replayed in ${latency.rebuildSeconds.toFixed(2)} s = ${fmtRate(rebuildRate(latency))} events/s ` +
+    `(POST to completed seen by the client: ${(latency.rebuildWallMs / 1000).toFixed(2)} s)` +
+    `\nseeding: ${latency.seeded} events via appendMany(100) with the live projector running: ${fmtRate((latency.seeded * 1000) / latency.seedMs)} events/s; ` +
+    `projections settled ${(latency.settleMs / 1000).toFixed(2)} s after the last append`,
+);
+console.log(`\ntotal bench time: ${((Date.now() - started) / 1000).toFixed(1)} s`);

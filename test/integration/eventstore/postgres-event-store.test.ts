@@ -1,0 +1,52 @@
+import { expect } from 'chai';
+import { createPostgresEventStore } from '../../../infra/eventstore/postgres/postgres-event-store.ts';
+import { engineUnderTest, freshDatabase } from '../../support/database.ts';
+import { eventStoreContract } from './event-store.contract.ts';
+
+eventStoreContract(
+  `postgres adapter on ${engineUnderTest}`,
+  async () => {
+    const database = await freshDatabase();
+    return { store: createPostgresEventStore(database.db), close: () => database.close() };
+  },
+  // PGlite is one connection: appends cannot interleave there, on PostgreSQL they do.
+  { concurrentWriters: engineUnderTest === 'postgres' },
+);
+
+describe('postgres adapter: a transaction that commits late', () => {
+  // Deterministic form of the sequence-gap race: an early global position held open by a slow
+  // transaction while a later one commits and is read.
+  if (engineUnderTest !== 'postgres') return;
+
+  it('is delivered after the later-numbered event, never skipped', async function () {
+    this.timeout(20_000);
+    const database = await freshDatabase();
+    const store = createPostgresEventStore(database.db);
+    try {
+      const head = await store.headPosition();
+      let releaseSlow!: () => void;
+      const slowHolding = new Promise<void>((resolve) => (releaseSlow = resolve));
+      let slowInserted!: () => void;
+      const inserted = new Promise<void>((resolve) => (slowInserted = resolve));
+      const slow = database.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('events')
+          .values({ stream_id: 'late-1', stream_revision: 0, event_id: crypto.randomUUID(), event_type: 'Late', data: '{}', metadata: '{}' })
+          .execute();
+        slowInserted();
+        await slowHolding;
+      });
+      await inserted;
+      await store.append('early-1', [{ type: 'Early', data: {} }], 'no_stream');
+      const whileOpen = await store.readAll({ after: head });
+      expect(whileOpen.map((e) => e.type)).to.not.include('Early');
+      releaseSlow();
+      await slow;
+      const after = await store.readAll({ after: head });
+      expect(after.map((e) => e.type)).to.deep.equal(['Late', 'Early']);
+    } finally {
+      await store.close();
+      await database.close();
+    }
+  });
+});

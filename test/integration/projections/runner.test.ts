@@ -1,0 +1,153 @@
+import { expect } from 'chai';
+import { sql } from 'kysely';
+import type { DatabaseHandle } from '../../../infra/db/create-db.ts';
+import type { EventStore } from '../../../infra/eventstore/event-store.ts';
+import { createPostgresEventStore } from '../../../infra/eventstore/postgres/postgres-event-store.ts';
+import type { Projector } from '../../../infra/projections/projector.ts';
+import { ProjectionRunner } from '../../../infra/projections/runner.ts';
+import { taskHistoryProjector } from '../../../projectors/tasks/task-history.projector.ts';
+import { freshDatabase } from '../../support/database.ts';
+
+/** Counts how many times each event was applied: a double apply shows as times = 2. */
+function countingProjector(options: { version?: number; failOnce?: number } = {}): Projector & { failures: number } {
+  let remainingFailures = options.failOnce ?? 0;
+  const projector = {
+    name: 'counted',
+    version: options.version ?? 1,
+    handles: ['TaskProgressed'] as Projector['handles'],
+    tables: ['counted'] as unknown as Projector['tables'],
+    failures: 0,
+    async apply(trx: Parameters<Projector['apply']>[0], events: Parameters<Projector['apply']>[1]) {
+      for (const [i, event] of events.entries()) {
+        // A crash in the middle of a batch: the rows written before it must roll back with it.
+        if (remainingFailures > 0 && i === Math.floor(events.length / 2)) {
+          remainingFailures -= 1;
+          projector.failures += 1;
+          throw new Error('projector crashed mid-batch');
+        }
+        await sql`insert into counted (event_id, times) values (${event.id}, 1)
+                  on conflict (event_id) do update set times = counted.times + 1`.execute(trx);
+      }
+    },
+  };
+  return projector;
+}
+
+const progress = (taskId: string, n: number) => ({ type: 'TaskProgressed', data: { task_id: taskId, progress: { n }, at: new Date().toISOString() } });
+
+async function appendProgress(store: EventStore, count: number) {
+  let last;
+  for (let i = 0; i < count; i += 50) {
+    const events = Array.from({ length: Math.min(50, count - i) }, (_, j) => progress('t', i + j));
+    last = await store.append(`task-${crypto.randomUUID()}`, events, 'no_stream');
+  }
+  return last!.position;
+}
+
+async function counted(database: DatabaseHandle) {
+  const { rows } = await sql<{ n: number; max: number | null }>`select count(*)::int as n, max(times) as max from counted`.execute(database.db);
+  return rows[0]!;
+}
+
+async function tableRows(database: DatabaseHandle) {
+  return database.db.selectFrom('task_history').selectAll().orderBy('task_id').execute();
+}
+
+describe('projection runner', () => {
+  let database: DatabaseHandle;
+  let store: EventStore;
+  beforeEach(async () => {
+    database = await freshDatabase();
+    store = createPostgresEventStore(database.db);
+    await sql`create table counted (event_id text primary key, times int not null)`.execute(database.db);
+  });
+  afterEach(() => database.close());
+
+  it('applies every event once, and a restarted runner skips what it already applied', async () => {
+    const head = await appendProgress(store, 450);
+    const first = new ProjectionRunner(database.db, store, [countingProjector()], { batchSize: 100 });
+    await first.start();
+    expect(await first.waiters.waitFor(head, 10_000)).to.equal(true);
+    await first.stop();
+
+    const second = new ProjectionRunner(database.db, store, [countingProjector()], { batchSize: 100 });
+    await second.start();
+    const more = await appendProgress(store, 10);
+    expect(await second.waiters.waitFor(more, 10_000)).to.equal(true);
+    await second.stop();
+    expect(await counted(database)).to.deep.equal({ n: 460, max: 1 });
+  });
+
+  it('a projector that crashes mid-batch resumes without loss or double apply', async () => {
+    const head = await appendProgress(store, 300);
+    const crashing = countingProjector({ failOnce: 2 });
+    const runner = new ProjectionRunner(database.db, store, [crashing], { batchSize: 100, retryMs: 10 });
+    await runner.start();
+    expect(await runner.waiters.waitFor(head, 10_000)).to.equal(true);
+    await runner.stop();
+    expect(crashing.failures).to.equal(2);
+    expect(await counted(database)).to.deep.equal({ n: 300, max: 1 });
+  });
+
+  it('a process killed mid-batch resumes from its checkpoint on the next start', async () => {
+    const head = await appendProgress(store, 300);
+    const killed = new ProjectionRunner(database.db, store, [countingProjector({ failOnce: 1000 })], { batchSize: 100, retryMs: 10 });
+    await killed.start();
+    await new Promise((r) => setTimeout(r, 100));
+    await killed.stop();
+    expect((await counted(database)).n).to.equal(0);
+
+    const restarted = new ProjectionRunner(database.db, store, [countingProjector()], { batchSize: 100 });
+    await restarted.start();
+    expect(await restarted.waiters.waitFor(head, 10_000)).to.equal(true);
+    await restarted.stop();
+    expect(await counted(database)).to.deep.equal({ n: 300, max: 1 });
+  });
+
+  it('a bumped version rebuilds the read model on start, and an unchanged one does not', async () => {
+    const head = await appendProgress(store, 120);
+    const v1 = new ProjectionRunner(database.db, store, [countingProjector({ version: 1 })]);
+    await v1.start();
+    await v1.waiters.waitFor(head, 10_000);
+    await v1.stop();
+    await sql`update counted set times = 7`.execute(database.db);
+
+    const same = new ProjectionRunner(database.db, store, [countingProjector({ version: 1 })]);
+    await same.start();
+    await same.stop();
+    expect((await counted(database)).max).to.equal(7);
+
+    const v2 = new ProjectionRunner(database.db, store, [countingProjector({ version: 2 })]);
+    await v2.start();
+    await v2.waiters.waitFor(head, 10_000);
+    await v2.stop();
+    expect(await counted(database)).to.deep.equal({ n: 120, max: 1 });
+  });
+
+  it('a rebuilt read model equals the live one, and live projection keeps going while it runs', async () => {
+    const runner = new ProjectionRunner(database.db, store, [taskHistoryProjector, countingProjector()], { batchSize: 50 });
+    await runner.start();
+    for (let i = 0; i < 40; i++) {
+      const at = new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
+      const events = [
+        { type: 'TaskStarted', data: { task_id: `T${i}`, name: `family.${i % 3}`, params: { i }, started_by: 'alice', at } },
+        progress(`T${i}`, i),
+        i % 2 === 0
+          ? { type: 'TaskFinished', data: { task_id: `T${i}`, summary: { i }, at } }
+          : { type: 'TaskFailed', data: { task_id: `T${i}`, error: 'boom', at } },
+      ];
+      await store.append(`task-T${i}`, events, 'no_stream');
+    }
+    await runner.waiters.waitFor(await store.headPosition(), 10_000);
+    const live = await tableRows(database);
+
+    const rebuilt = runner.rebuild(['task_history']);
+    const during = await store.append('task-live', [progress('live', 1)], 'no_stream');
+    expect(await runner.waiters.waitFor(during.position, 10_000)).to.equal(true);
+    const replayed = await rebuilt;
+    expect(replayed).to.be.greaterThan(0);
+    await runner.stop();
+    expect(await tableRows(database)).to.deep.equal(live);
+    expect((await counted(database)).max).to.equal(1);
+  });
+});

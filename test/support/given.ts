@@ -1,0 +1,25 @@
+import { accounts } from '../../command/auth/accounts.ts';
+import type { Role } from '../../infra/http/auth.ts';
+import type { ApiClient, TestApp } from './api.ts';
+
+export const ADMIN = { username: 'admin', password: 'admin-password-for-tests' };
+
+/** A client signed in as the first-start admin. */
+export async function signedInAdmin(app: TestApp): Promise<ApiClient> {
+  const client = app.client();
+  const res = await client.post('/auth/login', ADMIN);
+  if (res.status !== 200) throw new Error(`admin login failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return client;
+}
+
+let counter = 0;
+
+/** A new account with the role, and a client signed in as it. */
+export async function signedInAs(app: TestApp, role: Role, username = `${role}${++counter}`): Promise<{ client: ApiClient; username: string; password: string }> {
+  const password = `${username}-password`;
+  await accounts(app.ctx).register(username, password, role, null);
+  const client = app.client();
+  const res = await client.post('/auth/login', { username, password });
+  if (res.status !== 200) throw new Error(`login of ${username} failed: ${res.status}`);
+  return { client, username, password };
+}

@@ -1,6 +1,9 @@
 import { authRoutes } from '../command/auth/auth.routes.ts';
 import { userAdminRoutes } from '../command/auth/users.routes.ts';
 import { userQueryRoutes } from '../query/auth/users.routes.ts';
+import { canonicalRoutes } from '../query/canonical/canonical.routes.ts';
+import { refsRoutes } from '../command/canonical/refs.routes.ts';
+import { mergeRoutes } from '../command/canonical/merge.routes.ts';
 import { rebuildRoutes } from '../command/canonical/rebuild.routes.ts';
 import { cancelTaskRoutes } from '../command/tasks/cancel.routes.ts';
 import { taskHistoryRoutes } from '../query/tasks/task-history.routes.ts';
@@ -11,4 +14,10 @@ export const routes: Route[] = [
   ...authRoutes,
   ...userQueryRoutes,
   ...userAdminRoutes,
-  ...taskHistoryRoutes, ...cancelTaskRoutes, ...rebuildRoutes];
+  ...taskHistoryRoutes,
+  ...refsRoutes,
+  ...canonicalRoutes,
+  ...mergeRoutes,
+  ...cancelTaskRoutes,
+  ...rebuildRoutes,
+];

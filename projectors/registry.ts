@@ -1,9 +1,11 @@
 import type { Projector } from '../infra/projections/projector.ts';
 import { usersProjector } from './auth/users.projector.ts';
 import { taskHistoryProjector } from './tasks/task-history.projector.ts';
+import { canonicalDocsProjector } from './canonical/canonical-docs.projector.ts';
+import { externalRefsProjector } from './canonical/external-refs.projector.ts';
 
 /** Every read model of the service. */
-export const projectors: Projector[] = [taskHistoryProjector, usersProjector];
+export const projectors: Projector[] = [taskHistoryProjector, usersProjector, canonicalDocsProjector, externalRefsProjector];
 
 /** What `POST /admin/canonical/rebuild` replays: the read models derived from the log so far. */
-export const rebuildableReadModels: string[] = [taskHistoryProjector.name];
+export const rebuildableReadModels: string[] = [canonicalDocsProjector.name, externalRefsProjector.name, taskHistoryProjector.name];

@@ -7,6 +7,9 @@ export const userStream = (username: string) => `user-${username}`;
 export const artistStream = (id: string) => `artist-${id}`;
 export const albumStream = (id: string) => `album-${id}`;
 export const trackStream = (id: string) => `track-${id}`;
+/** One claim stream per external ref: the ref's owner, unique under concurrency. */
+export const refClaimStream = (kind: string, source: string, externalIdHash: string) => `refclaim-${kind}.${source}.${externalIdHash}`;
+export const entityStream = (kind: 'artist' | 'album' | 'track', id: string) => `${kind}-${id}`;
 export const scrobblesStream = (userKey: string) => `scrobbles-${userKey}`;
 
 export function categoryOf(streamId: string): string {

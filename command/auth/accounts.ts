@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
 import { handleCommand } from '../../infra/eventstore/command-handler.ts';
 import type { UserEvent, Preferences } from '../../shared/events/users.events.ts';
-import { Unauthorized } from '../../shared/errors.ts';
+import { DomainError, Unauthorized } from '../../shared/errors.ts';
 import { userStream } from '../../shared/streams.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 import type { Role } from '../../infra/http/auth.ts';
@@ -10,6 +10,18 @@ import * as userDecider from './user.decider.ts';
 import type { UserCommand } from './user.decider.ts';
 
 type WithoutMeta<C> = C extends { meta: unknown } ? Omit<C, 'meta'> : never;
+
+/**
+ * Commands guarded by "not the last admin" count the other admins in the read model, which another
+ * such command may be changing at the same moment (two admins demoting each other would both see
+ * one other admin). Within a process they run one at a time, each after the previous one settled.
+ */
+const adminGuards = new WeakMap<object, Promise<unknown>>();
+function oneAtATime<T>(key: object, work: () => Promise<T>): Promise<T> {
+  const result = (adminGuards.get(key) ?? Promise.resolve()).then(work, work);
+  adminGuards.set(key, result.catch(() => undefined));
+  return result;
+}
 
 /** The account use cases shared by the auth routes, the admin routes and the first-start bootstrap. */
 export function accounts(ctx: AppContext) {
@@ -40,10 +52,31 @@ export function accounts(ctx: AppContext) {
     return Number(row.n);
   }
 
+  /**
+   * Stores a new password hash, then runs the command that refers to it, and drops the credential
+   * that command replaced (exactly that one: a blanket prune would delete the row a concurrent change
+   * just wrote). When the decider refuses (409 taken, 404 unknown) nothing was appended, so the new
+   * row is dropped; any other failure may follow a committed append, so it is kept.
+   */
+  async function withNewPassword(username: string, password: string, command: (credentialId: string) => WithoutMeta<UserCommand>, actor: string | null) {
+    const credentialId = await auth.credentials.put(usernameKey(username), 'password', await auth.hasher.hash(password));
+    let replaced: string | null = null;
+    const decideOn = (state: userDecider.UserState) => {
+      replaced = state.status === 'active' ? state.credentialId : null;
+      return command(credentialId);
+    };
+    try {
+      await run(username, decideOn, actor);
+    } catch (error) {
+      if (error instanceof DomainError) await auth.credentials.remove(credentialId);
+      throw error;
+    }
+    if (replaced && replaced !== credentialId) await auth.credentials.remove(replaced);
+  }
+
   return {
     async register(username: string, password: string, role: Role, actor: string | null) {
-      const credentialId = await auth.credentials.put(usernameKey(username), 'password', await auth.hasher.hash(password));
-      await run(username, { type: 'RegisterUser', username, role, credentialId }, actor);
+      await withNewPassword(username, password, (credentialId) => ({ type: 'RegisterUser', username, role, credentialId }), actor);
     },
 
     /** Checks a password; every failure is the same 401, in about the same time. */
@@ -59,20 +92,19 @@ export function accounts(ctx: AppContext) {
       return row;
     },
 
-    async changePassword(username: string, password: string, actor: string) {
-      const key = usernameKey(username);
-      const credentialId = await auth.credentials.put(key, 'password', await auth.hasher.hash(password));
-      await run(username, { type: 'ChangePassword', credentialId }, actor);
-      await auth.credentials.prune(key, 'password', credentialId);
+    changePassword(username: string, password: string, actor: string) {
+      return withNewPassword(username, password, (credentialId) => ({ type: 'ChangePassword', credentialId }), actor);
     },
 
     changeProfile(username: string, changes: { displayName?: string | null; email?: string | null; preferences?: z.infer<typeof Preferences> }, actor: string) {
       return run(username, { type: 'ChangeProfile', ...changes }, actor);
     },
 
-    async changeRole(username: string, role: Role, actor: string) {
-      const others = await otherAdmins(username);
-      return run(username, { type: 'ChangeRole', role, otherAdmins: others }, actor);
+    changeRole(username: string, role: Role, actor: string) {
+      return oneAtATime(ctx.db, async () => {
+        const others = await otherAdmins(username);
+        return run(username, { type: 'ChangeRole', role, otherAdmins: others }, actor);
+      });
     },
 
     endSessions(username: string) {
@@ -80,9 +112,16 @@ export function accounts(ctx: AppContext) {
     },
 
     async delete(username: string, actor: string) {
-      const others = await otherAdmins(username);
-      await run(username, { type: 'DeleteUser', otherAdmins: others }, actor);
-      await auth.credentials.prune(usernameKey(username), 'password', null);
+      let credentialId: string | null = null;
+      await oneAtATime(ctx.db, async () => {
+        const others = await otherAdmins(username);
+        const decideOn = (state: userDecider.UserState) => {
+          credentialId = state.credentialId;
+          return { type: 'DeleteUser' as const, otherAdmins: others };
+        };
+        await run(username, decideOn, actor);
+      });
+      if (credentialId) await auth.credentials.remove(credentialId);
     },
   };
 }

@@ -93,15 +93,20 @@ export const authRoutes = [
     access: 'user',
     body: z.object({ current_password: z.string().min(1).max(1024), new_password: Password }),
     response: Ok,
-    errors: { 400: 'Current password is incorrect' },
-    handler: async ({ ctx, body, user, res }) => {
+    errors: { 400: 'Current password is incorrect', 429: 'Too many wrong passwords' },
+    handler: async ({ ctx, body, user, req, res }) => {
       const account = accounts(ctx);
+      // A stolen session must not become an unthrottled oracle for the password.
+      const address = req.ip ?? 'unknown';
+      ctx.auth.throttle.check(user.username, address);
       try {
         await account.verifyPassword(user.username, body.current_password);
       } catch (error) {
-        if (error instanceof Unauthorized) throw new BadRequest('Current password is incorrect');
-        throw error;
+        if (!(error instanceof Unauthorized)) throw error;
+        ctx.auth.throttle.failed(user.username, address);
+        throw new BadRequest('Current password is incorrect');
       }
+      ctx.auth.throttle.succeeded(user.username, address);
       await account.changePassword(user.username, body.new_password, user.username);
       setSessionCookie(ctx, res, user.username, await currentSessionVersion(ctx, user.username));
       return { ok: true as const };

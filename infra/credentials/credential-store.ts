@@ -28,6 +28,10 @@ export function createCredentialStore(db: Kysely<Database>, secretKey: string) {
       const row = await db.selectFrom('credentials').select('secret').where('credential_id', '=', credentialId).executeTakeFirst();
       return row ? cipher.decrypt(row.secret) : undefined;
     },
+    /** Drops one credential (a row whose event was refused, so nothing refers to it). */
+    async remove(credentialId: string): Promise<void> {
+      await db.deleteFrom('credentials').where('credential_id', '=', credentialId).execute();
+    },
     /** Drops an owner's credentials of one kind except the one in use. */
     async prune(owner: string, kind: string, keep: string | null): Promise<void> {
       let q = db.deleteFrom('credentials').where('owner', '=', owner).where('kind', '=', kind);

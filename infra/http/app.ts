@@ -75,7 +75,7 @@ function csrfGuard(clientUrl: string) {
   return (req: Request, _res: Response, next: NextFunction) => {
     if (!UNSAFE.has(req.method)) return next();
     const origin = req.get('origin');
-    if (origin && origin !== client && origin !== `${req.protocol}://${req.get('host')}`) {
+    if (origin !== undefined && origin !== client && !isOwnOrigin(origin, req.get('host'))) {
       return next(new Forbidden('Cross-origin request refused'));
     }
     const hasBody = Number(req.get('content-length') ?? 0) > 0 || req.get('transfer-encoding') !== undefined;
@@ -84,8 +84,25 @@ function csrfGuard(clientUrl: string) {
   };
 }
 
+/**
+ * The service's own pages (/docs) post with its own origin. The host decides, not the scheme: behind
+ * a TLS-terminating proxy the browser says https while this process sees http.
+ */
+function isOwnOrigin(origin: string, host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === host;
+  } catch {
+    return false;
+  }
+}
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+
 function notFound(routes: Route[]) {
-  const matchers = routes.map((r) => ({ method: r.method.toUpperCase(), pattern: new RegExp(`^${r.path.replace(/\{[^}]+\}/g, '[^/]+').replace(/\/$/, '')}/?$`) }));
+  const patternOf = (path: string) => path.replace(/\/$/, '').split(/\{[^}]+\}/).map(escapeRegExp).join('[^/]+');
+  const matchers = routes.map((r) => ({ method: r.method.toUpperCase(), pattern: new RegExp(`^${patternOf(r.path)}/?$`) }));
   return (req: Request, res: Response) => {
     const known = matchers.some((m) => m.pattern.test(req.path));
     if (known) res.status(405).json({ detail: 'Method Not Allowed' });
@@ -93,12 +110,17 @@ function notFound(routes: Route[]) {
   };
 }
 
-/** One line per request: method, path without its query (which may carry tokens), status, time, user. */
+/**
+ * One line per request: method, path without its query (which may carry tokens), status, time, user.
+ * Logged on close, so a request the client gave up on still gets its line (`aborted`).
+ */
 function requestLog(req: Request, res: Response, next: NextFunction) {
   const started = process.hrtime.bigint();
-  res.on('finish', () => {
+  const path = req.path;
+  res.once('close', () => {
     const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    log.info('request', { method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10, user: res.locals.user ?? null });
+    const aborted = res.writableFinished ? {} : { aborted: true };
+    log.info('request', { method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10, user: res.locals.user ?? null, ...aborted });
   });
   next();
 }

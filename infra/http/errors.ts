@@ -52,13 +52,19 @@ export function errorMiddleware(error: unknown, req: Request, res: Response, _ne
     res.set(error.headers).status(error.status).json({ detail: error.message });
     return;
   }
-  const bodyError = error as { type?: string; status?: number };
-  if (bodyError?.type === 'entity.parse.failed') {
+  const httpError = error as { type?: string; status?: unknown; expose?: boolean; message?: string };
+  if (httpError?.type === 'entity.parse.failed') {
     res.status(422).json({ detail: [{ loc: ['body'], msg: 'JSON decode error', type: 'json_invalid' }] });
     return;
   }
-  if (bodyError?.type === 'entity.too.large') {
+  if (httpError?.type === 'entity.too.large') {
     res.status(413).json({ detail: 'Request body too large' });
+    return;
+  }
+  // The client's fault as express and body-parser see it (a malformed path escape, an unknown
+  // charset or content encoding): its own status and message, which carry no internals.
+  if (typeof httpError?.status === 'number' && httpError.status >= 400 && httpError.status < 500 && httpError.expose !== false) {
+    res.status(httpError.status).json({ detail: httpError.message || 'Bad request' });
     return;
   }
   log.error('unhandled error', { method: req.method, path: req.path, error: error instanceof Error ? error.stack : String(error) });

@@ -3,11 +3,18 @@ export interface TaskContext<P = Record<string, unknown>> {
   readonly taskId: string;
   readonly params: P;
   readonly startedBy: string | null;
-  /** Aborted when a cancel is requested; pass it to long awaits. */
+  /**
+   * Aborted when a cancel is requested or the service stops; pass it to long awaits. A task that
+   * stops because of it (at a checkpoint or in an aborted await) is recorded cancelled after a
+   * cancel, and interrupted (failed, or resumed next start when resumable) after a stop.
+   */
   readonly signal: AbortSignal;
-  /** A cooperative stop point: throws TaskCancelled once a cancel was requested. */
+  /** A cooperative stop point: throws TaskCancelled once the signal is aborted. */
   checkpoint(): void;
-  /** Records progress; throttled, so call it as often as convenient. */
+  /**
+   * Records progress; throttled, so call it as often as convenient. Writes keep their order and the
+   * outcome is recorded after the last one; it never rejects.
+   */
   progress(progress: Record<string, unknown>): Promise<void>;
   /** Progress recorded by an earlier run of a resumed task. */
   readonly resumedFrom: Record<string, unknown> | null;

@@ -1,9 +1,10 @@
 import type { z } from 'zod';
 import { type TaskEvent, taskEventSchemas } from './tasks.events.ts';
 import { type UserEvent, userEventSchemas } from './users.events.ts';
+import { type CanonicalEvent, canonicalEventSchemas } from './canonical.events.ts';
 
 /** Every domain event of the service, discriminated by `type`. */
-export type DomainEvent = TaskEvent | UserEvent;
+export type DomainEvent = TaskEvent | UserEvent | CanonicalEvent;
 export type DomainEventType = DomainEvent['type'];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 
@@ -11,4 +12,5 @@ export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T 
 export const eventSchemas: Record<DomainEventType, z.ZodType> = {
   ...taskEventSchemas,
   ...userEventSchemas,
+  ...canonicalEventSchemas,
 };

@@ -3,6 +3,7 @@ import * as eventStore from './0001-event-store.ts';
 import * as projections from './0002-projections.ts';
 import * as taskHistory from './0003-task-history.ts';
 import * as users from './0004-users.ts';
+import * as canonical from './0005-canonical.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0002-projections': projections,
   '0003-task-history': taskHistory,
   '0004-users': users,
+  '0005-canonical': canonical,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -24,6 +24,8 @@ describe('auth: login and logout', () => {
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ username, role: 'staff' });
       expect(res.body.preferences).to.deep.equal({ mediaserver_favorites_sync_enabled: false });
+      expect(Object.keys(res.body).filter((k) => /hash|password|credential|token|secret|session/i.test(k))).to.deep.equal([]);
+      expect(JSON.stringify(res.body)).not.to.include(password);
     });
 
     it('sets media_session HttpOnly, SameSite=Lax, Path=/, and not Secure by default', async () => {

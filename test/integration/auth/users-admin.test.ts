@@ -195,6 +195,19 @@ describe('auth: user administration (/auth/users/)', () => {
       expect((await admin.post('/auth/users/no-such-user/password', { new_password: 'whatever-pw' })).status).to.equal(404);
     });
 
+    it("given the user's own change and an admin reset at the same moment, then the account signs in with one of the new passwords", async () => {
+      for (let round = 0; round < 4; round++) {
+        const { client, username, password } = await signedInAs(app, 'viewer');
+        await Promise.all([
+          client.post('/auth/me/password', { current_password: password, new_password: 'changed-by-user' }),
+          admin.post(`/auth/users/${username}/password`, { new_password: 'reset-by-admin' }),
+          admin.post(`/auth/users/${username}/password`, { new_password: 'reset-by-admin' }),
+        ]);
+        const logins = await Promise.all(['changed-by-user', 'reset-by-admin'].map((pw) => app.client().post('/auth/login', { username, password: pw })));
+        expect(logins.map((r) => r.status)).to.include(200);
+      }
+    });
+
     it('given a too short password, then 422', async () => {
       const { username } = await signedInAs(app, 'viewer');
       expect((await admin.post(`/auth/users/${username}/password`, { new_password: 'x' })).status).to.equal(422);
@@ -214,5 +227,27 @@ describe('auth: user administration (/auth/users/)', () => {
       expect(listed.map((u) => u.username)).not.to.include('by-staff');
       expect(listed.find((u) => u.username === username)!.role).to.equal('viewer');
     });
+  });
+
+  // Last: a failure here can leave no admin behind, which would fail every test after it.
+  describe('two admins demoting or deleting each other at the same moment', () => {
+    for (const [what, act] of [
+      ['demote', (client: ApiClient, username: string) => client.patch(`/auth/users/${username}`, { role: 'viewer' })],
+      ['delete', (client: ApiClient, username: string) => client.delete(`/auth/users/${username}`)],
+    ] as const) {
+      it(`${what}: one wins, the other is refused (409, or 401 once its own session has ended), and an admin remains`, async () => {
+        const { client: first, username: firstName } = await signedInAs(app, 'admin');
+        const { client: second, username: secondName } = await signedInAs(app, 'admin');
+        expect((await admin.patch('/auth/users/admin', { role: 'staff' })).status).to.equal(200);
+        const results = await Promise.all([act(first, secondName), act(second, firstName)]);
+        expect(results.filter((r) => r.status === 200)).to.have.length(1);
+        expect(results.find((r) => r.status !== 200)!.status).to.be.oneOf([401, 409]);
+        const survivor = results[0]!.status === 200 ? first : second;
+        expect((await survivor.patch('/auth/users/admin', { role: 'admin' })).status).to.equal(200);
+        admin = await signedInAdmin(app);
+        for (const name of [firstName, secondName]) await admin.delete(`/auth/users/${name}`);
+        expect(await admins()).to.deep.equal(['admin']);
+      });
+    }
   });
 });

@@ -45,6 +45,15 @@ describe('POST /admin/canonical/rebuild (a real task)', () => {
     expect(after).to.deep.equal(before);
   });
 
+  it('runs two rebuilds asked for at once to completed, with the same read model', async () => {
+    const before = await everyTask();
+    const [a, b] = await Promise.all([admin.post('/admin/canonical/rebuild'), admin.post('/admin/canonical/rebuild')]);
+    const ids = [a.body.task_id as string, b.body.task_id as string];
+    for (const id of ids) expect((await pollTask(admin, id)).status).to.equal('completed');
+    const after = (await everyTask()).filter((t) => !ids.includes(t.task_id));
+    expect(after).to.deep.equal(before);
+  });
+
   it('shows the rebuild to the admin who started it under /me/tasks', async () => {
     const res = await admin.post('/admin/canonical/rebuild');
     await pollTask(admin, res.body.task_id);

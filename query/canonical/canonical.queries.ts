@@ -1,0 +1,129 @@
+import type { Kysely, Selectable } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../../infra/db/database.ts';
+import type { CanonicalDocsTable } from '../../projectors/canonical/canonical-docs.table.ts';
+import type { Kind } from '../../shared/events/canonical.events.ts';
+
+export const RefRow = z.object({ source: z.string(), external_id: z.string() });
+
+/** A canonical doc as the client renders it; album and track name their title `title`. */
+export const CanonicalDoc = z.object({
+  id: z.string(),
+  kind: z.enum(['artist', 'album', 'track']),
+  name: z.string().nullable().optional(),
+  name_folded: z.string().nullable().optional(),
+  title: z.string().nullable().optional(),
+  title_folded: z.string().nullable().optional(),
+  artist_id: z.string().nullable(),
+  artist_name: z.string().nullable(),
+  album_id: z.string().nullable(),
+  album_title: z.string().nullable(),
+  disc: z.number().int().nullable(),
+  track_number: z.number().int().nullable(),
+  year: z.number().int().nullable(),
+  isrc: z.string().nullable(),
+  upc: z.string().nullable(),
+  mbid: z.string().nullable(),
+  cover_url: z.string().nullable(),
+  picture: z.string().nullable().optional(),
+  genres: z.array(z.string()),
+  tags: z.array(z.string()),
+  duration_ms: z.number().int().nullable(),
+  preview_url: z.string().nullable(),
+  catalog_id: z.string().nullable(),
+  primary_type: z.string().nullable(),
+  secondary_types: z.array(z.string()),
+  audio_quality: z.record(z.string(), z.unknown()).nullable(),
+  sources: z.record(z.string(), z.boolean()),
+  source_count: z.number().int(),
+  playable: z.boolean(),
+  merged_into: z.string().nullable(),
+  tombstoned: z.boolean(),
+  refs: z.array(RefRow),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+export type CanonicalDoc = z.infer<typeof CanonicalDoc>;
+
+export function toDoc(row: Selectable<CanonicalDocsTable>, refs: { source: string; external_id: string }[]): CanonicalDoc {
+  const named = row.kind === 'artist' ? { name: row.name, name_folded: row.name_folded, picture: row.cover_url } : { title: row.name, title_folded: row.name_folded };
+  return {
+    id: row.id,
+    kind: row.kind as Kind,
+    ...named,
+    artist_id: row.artist_id,
+    artist_name: row.artist_name,
+    album_id: row.album_id,
+    album_title: row.album_title,
+    disc: row.disc,
+    track_number: row.track_number,
+    year: row.year,
+    isrc: row.isrc,
+    upc: row.upc,
+    mbid: row.mbid,
+    cover_url: row.cover_url,
+    genres: row.genres,
+    tags: row.tags,
+    duration_ms: row.duration_ms,
+    preview_url: row.preview_url,
+    catalog_id: row.catalog_id,
+    primary_type: row.primary_type,
+    secondary_types: row.secondary_types,
+    audio_quality: row.audio_quality,
+    sources: row.sources,
+    source_count: row.source_count,
+    playable: row.sources.mediaserver === true,
+    merged_into: row.merged_into,
+    tombstoned: row.tombstoned,
+    refs,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** The row an id stands for now: a merged-away id answers its final target. */
+export async function findLiveRow(db: Kysely<Database>, kind: Kind, id: string) {
+  const row = await db.selectFrom('canonical_docs').selectAll().where('id', '=', id).where('kind', '=', kind).executeTakeFirst();
+  if (!row?.merged_into) return row;
+  return db.selectFrom('canonical_docs').selectAll().where('id', '=', row.merged_into).executeTakeFirst();
+}
+
+export async function refsOf(db: Kysely<Database>, ids: string[]) {
+  if (ids.length === 0) return new Map<string, { source: string; external_id: string }[]>();
+  const rows = await db.selectFrom('external_refs').select(['entity_id', 'source', 'external_id']).where('entity_id', 'in', ids).orderBy('source').orderBy('external_id').execute();
+  const byEntity = new Map<string, { source: string; external_id: string }[]>();
+  for (const r of rows) byEntity.set(r.entity_id, [...(byEntity.get(r.entity_id) ?? []), { source: r.source, external_id: r.external_id }]);
+  return byEntity;
+}
+
+export async function findDoc(db: Kysely<Database>, kind: Kind, id: string): Promise<CanonicalDoc | undefined> {
+  const row = await findLiveRow(db, kind, id);
+  if (!row) return undefined;
+  return toDoc(row, (await refsOf(db, [row.id])).get(row.id) ?? []);
+}
+
+export async function docsFor(db: Kysely<Database>, rows: Selectable<CanonicalDocsTable>[]): Promise<CanonicalDoc[]> {
+  const refs = await refsOf(db, rows.map((r) => r.id));
+  return rows.map((r) => toDoc(r, refs.get(r.id) ?? []));
+}
+
+/** The entity a ref belongs to now, following merges. */
+export async function entityByRef(db: Kysely<Database>, kind: Kind, source: string, externalId: string): Promise<string | undefined> {
+  const row = await db.selectFrom('external_refs').select('entity_id').where('kind', '=', kind).where('source', '=', source).where('external_id', '=', externalId).executeTakeFirst();
+  return row?.entity_id;
+}
+
+/** Tracks of an album, by disc then track number (nulls last), merged-away tracks excluded. */
+export async function albumTracks(db: Kysely<Database>, albumId: string) {
+  const rows = await db
+    .selectFrom('canonical_docs')
+    .selectAll()
+    .where('kind', '=', 'track')
+    .where('album_id', '=', albumId)
+    .where('tombstoned', '=', false)
+    .orderBy((eb) => eb.ref('disc'), (ob) => ob.asc().nullsLast())
+    .orderBy((eb) => eb.ref('track_number'), (ob) => ob.asc().nullsLast())
+    .orderBy('name')
+    .execute();
+  return docsFor(db, rows);
+}

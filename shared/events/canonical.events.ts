@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+/**
+ * The canonical layer: one artist, album and track per real thing, streams `artist-<id>`,
+ * `album-<id>`, `track-<id>`; and one claim stream per external ref, so that a ref belongs to one
+ * entity at most, whatever runs concurrently.
+ */
+export const Kind = z.enum(['artist', 'album', 'track']);
+export type Kind = z.infer<typeof Kind>;
+
+export const SOURCES = ['mediaserver', 'scrobbler', 'streamer', 'catalog', 'store', 'metabase', 'releasedb', 'features'] as const;
+export const Source = z.enum(SOURCES);
+export type Source = z.infer<typeof Source>;
+
+/** Why a ref was linked: the rule that fired and the value it matched, so a wrong link can be traced. */
+export const Evidence = z.object({
+  rule: z.enum(['existing_ref', 'isrc', 'upc', 'mbid', 'name_key', 'new_entity', 'manual', 'merge']),
+  value: z.string().nullable(),
+});
+
+/** Normalized facts one source reports about an entity. */
+export const Facts = z
+  .object({
+    name: z.string(),
+    artist_id: z.string(),
+    artist_name: z.string(),
+    album_id: z.string(),
+    album_title: z.string(),
+    disc: z.number().int(),
+    track_number: z.number().int(),
+    isrc: z.string(),
+    upc: z.string(),
+    mbid: z.string(),
+    year: z.number().int(),
+    cover_url: z.string(),
+    genres: z.array(z.string()),
+    tags: z.array(z.string()),
+    duration_ms: z.number().int(),
+    preview_url: z.string(),
+    catalog_id: z.string(),
+    primary_type: z.string(),
+    secondary_types: z.array(z.string()),
+    audio_quality: z.object({ codec: z.string().nullable(), bit_depth: z.number().int().nullable(), lossless: z.boolean() }),
+  })
+  .partial();
+export type Facts = z.infer<typeof Facts>;
+
+const entity = { kind: Kind, id: z.string(), at: z.string() };
+const ref = { source: Source, external_id: z.string() };
+
+export const EntityRegistered = z.object({ ...entity });
+export const RefLinked = z.object({ ...entity, ...ref, evidence: Evidence });
+export const RefUnlinked = z.object({ ...entity, ...ref });
+export const FactsObserved = z.object({ ...entity, ...ref, facts: Facts });
+/** On the merged-away entity: it is tombstoned and points at its target. */
+export const EntityMergedInto = z.object({ ...entity, target_id: z.string() });
+/** On the target: what it took over. */
+export const EntityAbsorbed = z.object({ ...entity, source_id: z.string(), refs: z.array(z.object(ref)) });
+export const RefClaimed = z.object({ kind: Kind, ...ref, entity_id: z.string(), at: z.string() });
+export const RefReleased = z.object({ kind: Kind, ...ref, entity_id: z.string(), at: z.string() });
+
+export const canonicalEventSchemas = {
+  EntityRegistered,
+  RefLinked,
+  RefUnlinked,
+  FactsObserved,
+  EntityMergedInto,
+  EntityAbsorbed,
+  RefClaimed,
+  RefReleased,
+} as const;
+
+type Infer<T extends z.ZodType> = z.infer<T>;
+export type EntityEvent =
+  | { type: 'EntityRegistered'; data: Infer<typeof EntityRegistered> }
+  | { type: 'RefLinked'; data: Infer<typeof RefLinked> }
+  | { type: 'RefUnlinked'; data: Infer<typeof RefUnlinked> }
+  | { type: 'FactsObserved'; data: Infer<typeof FactsObserved> }
+  | { type: 'EntityMergedInto'; data: Infer<typeof EntityMergedInto> }
+  | { type: 'EntityAbsorbed'; data: Infer<typeof EntityAbsorbed> };
+export type RefClaimEvent = { type: 'RefClaimed'; data: Infer<typeof RefClaimed> } | { type: 'RefReleased'; data: Infer<typeof RefReleased> };
+export type CanonicalEvent = EntityEvent | RefClaimEvent;

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import type { WithoutMeta } from '../../shared/commands.ts';
 import type { AppContext } from '../../infra/context.ts';
 import { handleCommand } from '../../infra/eventstore/command-handler.ts';
 import type { UserEvent, Preferences } from '../../shared/events/users.events.ts';
@@ -9,7 +10,6 @@ import type { Role } from '../../infra/http/auth.ts';
 import * as userDecider from './user.decider.ts';
 import type { UserCommand } from './user.decider.ts';
 
-type WithoutMeta<C> = C extends { meta: unknown } ? Omit<C, 'meta'> : never;
 
 /**
  * Commands guarded by "not the last admin" count the other admins in the read model, which another

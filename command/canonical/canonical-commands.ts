@@ -1,4 +1,5 @@
 import type { AppContext } from '../../infra/context.ts';
+import type { WithoutMeta } from '../../shared/commands.ts';
 import type { AppendResult } from '../../infra/eventstore/event-store.ts';
 import { handleCommand } from '../../infra/eventstore/command-handler.ts';
 import type { EntityEvent, Evidence, Facts, Kind, RefClaimEvent, Source } from '../../shared/events/canonical.events.ts';
@@ -11,20 +12,19 @@ import type { EntityCommand } from './entity.decider.ts';
 import * as refClaim from './ref-claim.ts';
 import type { RefClaimCommand } from './ref-claim.ts';
 
-type Without<C> = C extends { meta: unknown } ? Omit<C, 'meta'> : never;
 export type Ref = { source: Source; external_id: string };
 
 /** The write side of the canonical layer: entities, ref claims, links and merges. */
 export function canonicalCommands(ctx: AppContext, actor: string | null) {
   const now = () => new Date().toISOString();
 
-  function onEntity(kind: Kind, id: string, command: Without<EntityCommand>) {
+  function onEntity(kind: Kind, id: string, command: WithoutMeta<EntityCommand>) {
     return handleCommand<entityDecider.EntityState, EntityCommand, EntityEvent>(
       ctx.store, entityStream(kind, id), entityDecider, { ...command, meta: { kind, id, now: now() } } as EntityCommand, { actor },
     );
   }
 
-  function onClaim(kind: Kind, ref: Ref, command: Without<RefClaimCommand>) {
+  function onClaim(kind: Kind, ref: Ref, command: WithoutMeta<RefClaimCommand>) {
     const stream = refClaimStream(kind, ref.source, hashedId(ref.external_id));
     return handleCommand<refClaim.RefClaimState, RefClaimCommand, RefClaimEvent>(
       ctx.store, stream, refClaim, { ...command, meta: { kind, source: ref.source, externalId: ref.external_id, now: now() } } as RefClaimCommand, { actor },

@@ -20,3 +20,10 @@ export interface Projector {
   /** Applies a batch in the runner's transaction; multi-row writes belong here on hot paths. */
   apply(trx: Transaction<Database>, events: StoredEvent[]): Promise<void>;
 }
+
+/** An `apply` that handles a batch one event at a time, for read models off the hot path. */
+export function oneByOne<E extends DomainEvent>(applyOne: (trx: Transaction<Database>, event: StoredEvent & E) => Promise<void>): Projector['apply'] {
+  return async (trx, events) => {
+    for (const event of events) await applyOne(trx, event as StoredEvent & E);
+  };
+}

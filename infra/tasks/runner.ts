@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { WithoutMeta } from '../../shared/commands.ts';
 import { monotonicFactory } from 'ulid';
 import { taskStream } from '../../shared/streams.ts';
 import * as taskDecider from '../../command/tasks/task.decider.ts';
@@ -17,7 +18,6 @@ const INTERRUPTED = 'interrupted: the service stopped while the task ran';
 /** Why a running task's signal was aborted. */
 type StopReason = 'cancel' | 'shutdown';
 
-type Command = TaskCommand extends infer C ? (C extends { meta: unknown } ? Omit<C, 'meta'> : never) : never;
 
 /** Task ids sort by start even within one millisecond, so "newest first" is well defined. */
 const nextTaskId = monotonicFactory();
@@ -205,8 +205,8 @@ export class TaskRunner {
     return taskDecider.fold((await this.store.readStream(taskStream(taskId))).map((e) => ({ type: e.type, data: e.data }) as TaskEvent));
   }
 
-  private command(taskId: string, command: Command | ((s: taskDecider.TaskState) => Command), actor: string | null): Promise<Handled<TaskEvent>> {
-    const withMeta = (c: Command) => ({ ...c, meta: { taskId, now: new Date().toISOString() } }) as TaskCommand;
+  private command(taskId: string, command: WithoutMeta<TaskCommand> | ((s: taskDecider.TaskState) => WithoutMeta<TaskCommand>), actor: string | null): Promise<Handled<TaskEvent>> {
+    const withMeta = (c: WithoutMeta<TaskCommand>) => ({ ...c, meta: { taskId, now: new Date().toISOString() } }) as TaskCommand;
     return handleCommand(
       this.store,
       taskStream(taskId),

@@ -1,6 +1,6 @@
 import { sql, type Transaction } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
-import type { Projector, StoredEvent } from '../../infra/projections/projector.ts';
+import { type Projector, type StoredEvent, oneByOne } from '../../infra/projections/projector.ts';
 import type { UserEvent } from '../../shared/events/users.events.ts';
 import { SESSION_ENDING_EVENTS } from '../../shared/events/users.events.ts';
 import { assertNever } from '../../shared/never.ts';
@@ -12,9 +12,7 @@ export const usersProjector: Projector = {
   version: 1,
   handles: ['UserRegistered', 'UserProfileChanged', 'UserPasswordChanged', 'UserRoleChanged', 'UserSessionsEnded', 'UserDeleted'],
   tables: ['users'],
-  async apply(trx, events) {
-    for (const event of events) await applyOne(trx, event as StoredEvent & UserEvent);
-  },
+  apply: oneByOne<UserEvent>(applyOne),
 };
 
 async function applyOne(trx: Transaction<Database>, event: StoredEvent & UserEvent): Promise<void> {
@@ -26,41 +24,27 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & UserEve
     .where('username_key', '=', key)
     .set({ updated_at: at, ...(endsSessions ? { session_version: sql`session_version + 1` } : {}) });
   switch (event.type) {
-    case 'UserRegistered':
+    case 'UserRegistered': {
+      const fresh = {
+        username: event.data.username,
+        role: event.data.role,
+        display_name: null,
+        email: null,
+        preferences: JSON.stringify({ mediaserver_favorites_sync_enabled: false }),
+        scrobbler_username: null,
+        credential_id: event.data.credential_id,
+        deleted: false,
+        created_at: at,
+        updated_at: at,
+      };
       await trx
         .insertInto('users')
-        .values({
-          username_key: key,
-          username: event.data.username,
-          role: event.data.role,
-          display_name: null,
-          email: null,
-          preferences: JSON.stringify({ mediaserver_favorites_sync_enabled: false }),
-          scrobbler_username: null,
-          credential_id: event.data.credential_id,
-          session_version: 0,
-          deleted: false,
-          created_at: at,
-          updated_at: at,
-        })
-        .onConflict((oc) =>
-          // A deleted name registered again: a new account, with sessions of the old one still void.
-          oc.column('username_key').doUpdateSet({
-            username: event.data.username,
-            role: event.data.role,
-            display_name: null,
-            email: null,
-            preferences: JSON.stringify({ mediaserver_favorites_sync_enabled: false }),
-            scrobbler_username: null,
-            credential_id: event.data.credential_id,
-            session_version: sql`users.session_version + 1`,
-            deleted: false,
-            created_at: at,
-            updated_at: at,
-          }),
-        )
+        .values({ username_key: key, session_version: 0, ...fresh })
+        // A deleted name registered again: a new account, with sessions of the old one still void.
+        .onConflict((oc) => oc.column('username_key').doUpdateSet({ ...fresh, session_version: sql`users.session_version + 1` }))
         .execute();
       return;
+    }
     case 'UserProfileChanged': {
       const { display_name, email, preferences } = event.data;
       await row

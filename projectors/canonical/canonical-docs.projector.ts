@@ -1,6 +1,6 @@
 import { type Transaction, sql } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
-import type { Projector, StoredEvent } from '../../infra/projections/projector.ts';
+import { type Projector, type StoredEvent, oneByOne } from '../../infra/projections/projector.ts';
 import { composeDoc } from '../../shared/canonical/compose-doc.ts';
 import type { EntityEvent, Facts, Source } from '../../shared/events/canonical.events.ts';
 import { SOURCES } from '../../shared/events/canonical.events.ts';
@@ -17,9 +17,7 @@ export const canonicalDocsProjector: Projector = {
   version: 1,
   handles: ['EntityRegistered', 'RefLinked', 'RefUnlinked', 'FactsObserved', 'EntityAbsorbed', 'EntityMergedInto'],
   tables: ['canonical_docs'],
-  async apply(trx, events) {
-    for (const event of events) await applyOne(trx, event as StoredEvent & EntityEvent);
-  },
+  apply: oneByOne<EntityEvent>(applyOne),
 };
 
 async function applyOne(trx: Transaction<Database>, event: StoredEvent & EntityEvent): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
-import type { Projector, StoredEvent } from '../../infra/projections/projector.ts';
+import { type Projector, type StoredEvent, oneByOne } from '../../infra/projections/projector.ts';
 import type { EntityEvent } from '../../shared/events/canonical.events.ts';
 
 /** external_refs: which canonical entity each (kind, source, external id) belongs to. */
@@ -9,9 +9,7 @@ export const externalRefsProjector: Projector = {
   version: 1,
   handles: ['RefLinked', 'RefUnlinked', 'EntityAbsorbed'],
   tables: ['external_refs'],
-  async apply(trx, events) {
-    for (const event of events) await applyOne(trx, event as StoredEvent & EntityEvent);
-  },
+  apply: oneByOne<EntityEvent>(applyOne),
 };
 
 async function applyOne(trx: Transaction<Database>, event: StoredEvent & EntityEvent): Promise<void> {

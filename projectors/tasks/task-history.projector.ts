@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
-import type { Projector, StoredEvent } from '../../infra/projections/projector.ts';
+import { type Projector, type StoredEvent, oneByOne } from '../../infra/projections/projector.ts';
 import { assertNever } from '../../shared/never.ts';
 import type { TaskEvent } from '../../shared/events/tasks.events.ts';
 
@@ -10,9 +10,7 @@ export const taskHistoryProjector: Projector = {
   version: 1,
   handles: ['TaskStarted', 'TaskProgressed', 'TaskCancelRequested', 'TaskFinished', 'TaskFailed', 'TaskCancelled'],
   tables: ['task_history'],
-  async apply(trx, events) {
-    for (const event of events) await applyOne(trx, event as StoredEvent & TaskEvent);
-  },
+  apply: oneByOne<TaskEvent>(applyOne),
 };
 
 async function applyOne(trx: Transaction<Database>, event: StoredEvent & TaskEvent): Promise<void> {

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { WithoutMeta } from '../../../../shared/commands.ts';
 import * as entity from '../../../../command/canonical/entity.decider.ts';
 import type { EntityCommand } from '../../../../command/canonical/entity.decider.ts';
 import * as claim from '../../../../command/canonical/ref-claim.ts';
@@ -8,12 +9,11 @@ import { Conflict, NotFound } from '../../../../shared/errors.ts';
 
 const at = '2026-01-01T00:00:00.000Z';
 const meta = { kind: 'artist' as const, id: 'A', now: at };
-type Cmd = EntityCommand extends infer C ? (C extends { meta: unknown } ? Omit<C, 'meta'> : never) : never;
 
 function given(...events: EntityEvent[]) {
   const state = events.reduce(entity.evolve, entity.initialState());
   return {
-    when: (command: Cmd) => ({
+    when: (command: WithoutMeta<EntityCommand>) => ({
       then: (expected: EntityEvent[] | (new (...a: any[]) => Error)) => {
         const run = () => entity.decide(state, { ...command, meta } as EntityCommand);
         if (typeof expected === 'function') expect(run).to.throw(expected);
@@ -61,7 +61,7 @@ describe('entity decider', () => {
 
 describe('ref claim decider', () => {
   const claimMeta = { kind: 'track' as const, source: 'catalog' as const, externalId: '9', now: at };
-  const decide = (events: RefClaimEvent[], command: Omit<RefClaimCommand, 'meta'>) =>
+  const decide = (events: RefClaimEvent[], command: WithoutMeta<RefClaimCommand>) =>
     claim.decide(events.reduce(claim.evolve, claim.initialState()), { ...command, meta: claimMeta } as RefClaimCommand);
   const claimed = (id: string): RefClaimEvent => ({ type: 'RefClaimed', data: { kind: 'track', source: 'catalog', external_id: '9', entity_id: id, at } });
 

@@ -7,5 +7,8 @@ import { externalRefsProjector } from './canonical/external-refs.projector.ts';
 /** Every read model of the service. */
 export const projectors: Projector[] = [taskHistoryProjector, usersProjector, canonicalDocsProjector, externalRefsProjector];
 
-/** What `POST /admin/canonical/rebuild` replays: the read models derived from the log so far. */
-export const rebuildableReadModels: string[] = [canonicalDocsProjector.name, externalRefsProjector.name, taskHistoryProjector.name];
+/**
+ * What `POST /admin/canonical/rebuild` replays: the canonical read models. User data and the task
+ * history are not touched (a rebuilt task history would hide the rebuild's own task while it runs).
+ */
+export const rebuildableReadModels: string[] = [canonicalDocsProjector.name, externalRefsProjector.name];

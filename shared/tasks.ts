@@ -20,3 +20,6 @@ export const TaskRecord = z.object({
 export const TaskStartedResponse = z.object({ task_id: z.string(), name: z.string(), status: z.literal('running') });
 
 export const TASK_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const;
+
+/** Statuses a listing can filter on: the runner's, and `fetch_failed`, which backfill families record. */
+export const TASK_STATUS_FILTERS = [...TASK_STATUSES, 'fetch_failed'] as const;

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { WithoutMeta } from '../../shared/commands.ts';
 import type { AppContext } from '../../infra/context.ts';
 import { handleCommand } from '../../infra/eventstore/command-handler.ts';
+import { log } from '../../infra/logger.ts';
 import type { UserEvent, Preferences } from '../../shared/events/users.events.ts';
 import { DomainError, Unauthorized } from '../../shared/errors.ts';
 import { userStream } from '../../shared/streams.ts';
@@ -9,7 +10,6 @@ import { usernameKey } from '../../shared/usernames.ts';
 import type { Role } from '../../infra/http/auth.ts';
 import * as userDecider from './user.decider.ts';
 import type { UserCommand } from './user.decider.ts';
-
 
 /**
  * Commands guarded by "not the last admin" count the other admins in the read model, which another
@@ -74,6 +74,16 @@ export function accounts(ctx: AppContext) {
     if (replaced && replaced !== credentialId) await auth.credentials.remove(replaced);
   }
 
+  /** A hash that cannot be opened (SECRET_KEY changed, row damaged) fails like a wrong password, and is logged. */
+  async function storedHash(credentialId: string): Promise<string | undefined> {
+    try {
+      return await auth.credentials.get(credentialId);
+    } catch (error) {
+      log.error('auth: a stored password hash cannot be decrypted (was SECRET_KEY changed?)', { credential_id: credentialId, error: String(error) });
+      return undefined;
+    }
+  }
+
   return {
     async register(username: string, password: string, role: Role, actor: string | null) {
       await withNewPassword(username, password, (credentialId) => ({ type: 'RegisterUser', username, role, credentialId }), actor);
@@ -86,7 +96,7 @@ export function accounts(ctx: AppContext) {
         .select(['username', 'credential_id', 'deleted', 'session_version'])
         .where('username_key', '=', usernameKey(username))
         .executeTakeFirst();
-      const hash = row && !row.deleted && row.credential_id ? await auth.credentials.get(row.credential_id) : undefined;
+      const hash = row && !row.deleted && row.credential_id ? await storedHash(row.credential_id) : undefined;
       const ok = await auth.hasher.verify(password, hash);
       if (!ok || !row) throw new Unauthorized('Incorrect username or password');
       return row;

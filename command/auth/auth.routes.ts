@@ -27,16 +27,9 @@ export const authRoutes = [
     response: UserObject,
     errors: { 401: 'Incorrect username or password', 429: 'Too many failed logins' },
     handler: async ({ ctx, body, req, res }) => {
-      const address = req.ip ?? 'unknown';
-      ctx.auth.throttle.check(body.username, address);
-      let row;
-      try {
-        row = await accounts(ctx).verifyPassword(body.username, body.password);
-      } catch (error) {
-        if (error instanceof Unauthorized) ctx.auth.throttle.failed(body.username, address);
-        throw error;
-      }
-      ctx.auth.throttle.succeeded(body.username, address);
+      const attempt = ctx.auth.throttle.attempt(body.username, req.ip ?? 'unknown');
+      const row = await accounts(ctx).verifyPassword(body.username, body.password);
+      attempt.succeeded();
       setSessionCookie(ctx, res, row.username, row.session_version);
       return (await findUser(ctx.db, row.username))!;
     },
@@ -97,16 +90,14 @@ export const authRoutes = [
     handler: async ({ ctx, body, user, req, res }) => {
       const account = accounts(ctx);
       // A stolen session must not become an unthrottled oracle for the password.
-      const address = req.ip ?? 'unknown';
-      ctx.auth.throttle.check(user.username, address);
+      const attempt = ctx.auth.throttle.attempt(user.username, req.ip ?? 'unknown');
       try {
         await account.verifyPassword(user.username, body.current_password);
       } catch (error) {
-        if (!(error instanceof Unauthorized)) throw error;
-        ctx.auth.throttle.failed(user.username, address);
-        throw new BadRequest('Current password is incorrect');
+        if (error instanceof Unauthorized) throw new BadRequest('Current password is incorrect');
+        throw error;
       }
-      ctx.auth.throttle.succeeded(user.username, address);
+      attempt.succeeded();
       await account.changePassword(user.username, body.new_password, user.username);
       setSessionCookie(ctx, res, user.username, await currentSessionVersion(ctx, user.username));
       return { ok: true as const };

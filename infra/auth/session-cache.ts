@@ -41,7 +41,8 @@ export function createSessionCache(db: Kysely<Database>, tokens: SessionTokens, 
       const claims = tokens.verify(token);
       if (!claims) return null;
       let entry = entries.get(claims.sub);
-      if (!entry || Date.now() - entry.loadedAt > options.ttlMs) entry = await load(claims.sub);
+      // A token newer than the cached version proves the cache stale (a change made by another process).
+      if (!entry || Date.now() - entry.loadedAt > options.ttlMs || claims.sv > entry.sessionVersion) entry = await load(claims.sub);
       return entry.user && entry.sessionVersion === claims.sv ? entry.user : null;
     },
     invalidate(keys) {

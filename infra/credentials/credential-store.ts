@@ -26,19 +26,25 @@ export function createCredentialStore(db: Kysely<Database>, secretKey: string) {
     },
     async get(credentialId: string): Promise<string | undefined> {
       const row = await db.selectFrom('credentials').select('secret').where('credential_id', '=', credentialId).executeTakeFirst();
-      return row ? cipher.decrypt(row.secret) : undefined;
+      if (!row) return undefined;
+      try {
+        return cipher.decrypt(row.secret);
+      } catch {
+        throw new CredentialUnreadable();
+      }
     },
     /** Drops one credential (a row whose event was refused, so nothing refers to it). */
     async remove(credentialId: string): Promise<void> {
       await db.deleteFrom('credentials').where('credential_id', '=', credentialId).execute();
     },
-    /** Drops an owner's credentials of one kind except the one in use. */
-    async prune(owner: string, kind: string, keep: string | null): Promise<void> {
-      let q = db.deleteFrom('credentials').where('owner', '=', owner).where('kind', '=', kind);
-      if (keep) q = q.where('credential_id', '!=', keep);
-      await q.execute();
-    },
   };
+}
+
+/** A stored secret that the current SECRET_KEY cannot open: the key changed since it was written. */
+export class CredentialUnreadable extends Error {
+  constructor() {
+    super('a stored credential cannot be decrypted: SECRET_KEY differs from the one it was stored with');
+  }
 }
 
 export type CredentialStore = ReturnType<typeof createCredentialStore>;

@@ -6,6 +6,7 @@ import type { AppContext } from '../context.ts';
 import { log } from '../logger.ts';
 import { authorize } from './auth.ts';
 import type { Route } from './define-route.ts';
+import { clientCors } from './cors.ts';
 import { docsRouter } from './docs.ts';
 import { RequestValidationError, type Location, errorMiddleware, validationDetails } from './errors.ts';
 import { openApiDocument } from './openapi.ts';
@@ -19,6 +20,7 @@ export function createApp(ctx: AppContext, routes: Route[]): Express {
   app.set('etag', false);
   if (ctx.config.TRUSTED_PROXY) app.set('trust proxy', ctx.config.TRUSTED_PROXY);
   app.use(requestLog);
+  app.use(clientCors(ctx.config.CLIENT_URL));
   app.use(cookieParser());
   app.use(csrfGuard(ctx.config.CLIENT_URL));
   app.use(express.json({ limit: '1mb', type: () => true }));

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { pageQuery } from '../../shared/paging.ts';
-import { TASK_STATUSES, TaskRecord } from '../../shared/tasks.ts';
+import { TASK_STATUS_FILTERS, TaskRecord } from '../../shared/tasks.ts';
 import { findRunningTask, findTask, listTasks } from './task-history.queries.ts';
 
 const TaskId = z.object({ task_id: z.string().min(1).max(64) });
@@ -14,7 +14,7 @@ export const taskHistoryRoutes = [
     tag: 'admin',
     summary: 'Task runs, newest first, with the distinct names and counts per status',
     access: 'admin',
-    query: z.object({ ...pageQuery(50), name: z.string().optional(), status: z.enum(TASK_STATUSES).optional() }),
+    query: z.object({ ...pageQuery(50), name: z.string().optional(), status: z.enum(TASK_STATUS_FILTERS).optional() }),
     response: z.object({
       items: z.array(TaskRecord),
       total: z.number().int(),

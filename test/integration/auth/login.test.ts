@@ -67,6 +67,15 @@ describe('auth: login and logout', () => {
       expect(unknown.headers.get('content-type')).to.equal(wrong.headers.get('content-type'));
     });
 
+    it('given a stored hash that cannot be opened (SECRET_KEY changed), then the generic 401, not a 500 that would reveal the account', async () => {
+      const { username, password } = await signedInAs(app, 'viewer');
+      await app.ctx.db.updateTable('credentials').set({ secret: 'sealed-under-another-key' }).where('owner', '=', username).execute();
+      const res = await app.client().post('/auth/login', { username, password });
+      const unknown = await app.client().post('/auth/login', { username: 'nobody-at-all', password });
+      expect(res.status).to.equal(401);
+      expect(res.body).to.deep.equal(unknown.body);
+    });
+
     it('given a body without a password, then 422 with a validation error', async () => {
       const res = await app.client().post('/auth/login', { username: 'admin' });
       expect(res.status).to.equal(422);

@@ -40,6 +40,15 @@ describe('auth: failed logins are throttled (behind a trusted proxy)', () => {
     expect(res.body.username).to.equal(username);
   });
 
+  it('given a burst of simultaneous guesses, then no more than the allowance is checked', async () => {
+    const { username, password } = await signedInAs(app, 'viewer');
+    const guesses = Array.from({ length: 20 }, (_, i) => app.client().post('/auth/login', { username, password: `burst-${i}` }, from('203.0.113.7')));
+    const statuses = (await Promise.all(guesses)).map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).to.have.length(5);
+    expect(statuses.filter((s) => s === 429)).to.have.length(15);
+    expect((await app.client().post('/auth/login', { username, password }, from('198.51.100.9'))).status).to.equal(200);
+  });
+
   it('throttles guesses at an unknown username exactly like a known one', async () => {
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await app.client().post('/auth/login', { username: 'no-such-account', password: `guess-${i}` }, from('203.0.113.4'))).status);

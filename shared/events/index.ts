@@ -2,9 +2,10 @@ import type { z } from 'zod';
 import { type TaskEvent, taskEventSchemas } from './tasks.events.ts';
 import { type UserEvent, userEventSchemas } from './users.events.ts';
 import { type CanonicalEvent, canonicalEventSchemas } from './canonical.events.ts';
+import { type ScrobbleEvent, scrobbleEventSchemas } from './scrobbles.events.ts';
 
 /** Every domain event of the service, discriminated by `type`. */
-export type DomainEvent = TaskEvent | UserEvent | CanonicalEvent;
+export type DomainEvent = TaskEvent | UserEvent | CanonicalEvent | ScrobbleEvent;
 export type DomainEventType = DomainEvent['type'];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 
@@ -13,4 +14,5 @@ export const eventSchemas: Record<DomainEventType, z.ZodType> = {
   ...taskEventSchemas,
   ...userEventSchemas,
   ...canonicalEventSchemas,
+  ...scrobbleEventSchemas,
 };

@@ -10,20 +10,25 @@ export interface UserState {
   username: string;
   role: RoleName;
   credentialId: string | null;
+  scrobblerUsername: string | null;
 }
 
-export const initialState = (): UserState => ({ status: 'none', username: '', role: 'viewer', credentialId: null });
+export const initialState = (): UserState => ({ status: 'none', username: '', role: 'viewer', credentialId: null, scrobblerUsername: null });
 
 export function evolve(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'UserRegistered':
-      return { status: 'active', username: event.data.username, role: event.data.role, credentialId: event.data.credential_id };
+      return { status: 'active', username: event.data.username, role: event.data.role, credentialId: event.data.credential_id, scrobblerUsername: null };
     case 'UserPasswordChanged':
       return { ...state, credentialId: event.data.credential_id };
     case 'UserRoleChanged':
       return { ...state, role: event.data.role };
     case 'UserDeleted':
-      return { ...state, status: 'deleted', credentialId: null };
+      return { ...state, status: 'deleted', credentialId: null, scrobblerUsername: null };
+    case 'ScrobblerLinked':
+      return { ...state, scrobblerUsername: event.data.scrobbler_username };
+    case 'ScrobblerUnlinked':
+      return { ...state, scrobblerUsername: null };
     case 'UserProfileChanged':
     case 'UserSessionsEnded':
       return state;
@@ -51,7 +56,10 @@ export type UserCommand =
   /** `otherAdmins`: active admins besides this user, read from the users read model. */
   | { type: 'ChangeRole'; role: RoleName; otherAdmins: number; meta: Meta }
   | { type: 'EndSessions'; meta: Meta }
-  | { type: 'DeleteUser'; otherAdmins: number; meta: Meta };
+  | { type: 'DeleteUser'; otherAdmins: number; meta: Meta }
+  /** The session key is already in the credentials store under `credentialId`. */
+  | { type: 'LinkScrobbler'; scrobblerUsername: string; credentialId: string; meta: Meta }
+  | { type: 'UnlinkScrobbler'; meta: Meta };
 
 export function decide(state: UserState, command: UserCommand): UserEvent[] {
   const at = command.meta.now;
@@ -82,6 +90,10 @@ export function decide(state: UserState, command: UserCommand): UserEvent[] {
     case 'DeleteUser':
       if (state.role === 'admin' && command.otherAdmins === 0) throw new Conflict('The last admin cannot be deleted');
       return [{ type: 'UserDeleted', data: { username, deleted_by: by ?? username, at } }];
+    case 'LinkScrobbler':
+      return [{ type: 'ScrobblerLinked', data: { username, scrobbler_username: command.scrobblerUsername, credential_id: command.credentialId, at } }];
+    case 'UnlinkScrobbler':
+      return state.scrobblerUsername === null ? [] : [{ type: 'ScrobblerUnlinked', data: { username, at } }];
     default:
       return assertNever(command);
   }

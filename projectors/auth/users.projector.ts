@@ -9,8 +9,8 @@ import { usernameKey } from '../../shared/usernames.ts';
 /** users: one row per account (deleted ones kept, flagged), as the session check and admin lists need it. */
 export const usersProjector: Projector = {
   name: 'users',
-  version: 1,
-  handles: ['UserRegistered', 'UserProfileChanged', 'UserPasswordChanged', 'UserRoleChanged', 'UserSessionsEnded', 'UserDeleted'],
+  version: 2,
+  handles: ['UserRegistered', 'UserProfileChanged', 'UserPasswordChanged', 'UserRoleChanged', 'UserSessionsEnded', 'UserDeleted', 'ScrobblerLinked', 'ScrobblerUnlinked'],
   tables: ['users'],
   apply: oneByOne<UserEvent>(applyOne),
 };
@@ -66,7 +66,13 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & UserEve
       await row.execute();
       return;
     case 'UserDeleted':
-      await row.set({ deleted: true, credential_id: null }).execute();
+      await row.set({ deleted: true, credential_id: null, scrobbler_username: null }).execute();
+      return;
+    case 'ScrobblerLinked':
+      await row.set({ scrobbler_username: event.data.scrobbler_username }).execute();
+      return;
+    case 'ScrobblerUnlinked':
+      await row.set({ scrobbler_username: null }).execute();
       return;
     default:
       assertNever(event);

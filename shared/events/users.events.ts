@@ -25,6 +25,9 @@ export const UserProfileChanged = z.object({
 export const UserPasswordChanged = z.object({ username: z.string(), credential_id: z.string(), changed_by: z.string(), at: z.string() });
 export const UserRoleChanged = z.object({ username: z.string(), role: Role, changed_by: z.string(), at: z.string() });
 export const UserSessionsEnded = z.object({ username: z.string(), reason: z.enum(['logout']), at: z.string() });
+/** The user linked a scrobbler account; its session key lives in the credentials store, never here. */
+export const ScrobblerLinked = z.object({ username: z.string(), scrobbler_username: z.string(), credential_id: z.string(), at: z.string() });
+export const ScrobblerUnlinked = z.object({ username: z.string(), at: z.string() });
 export const UserDeleted = z.object({ username: z.string(), deleted_by: z.string(), at: z.string() });
 
 export const userEventSchemas = {
@@ -34,6 +37,8 @@ export const userEventSchemas = {
   UserRoleChanged,
   UserSessionsEnded,
   UserDeleted,
+  ScrobblerLinked,
+  ScrobblerUnlinked,
 } as const;
 
 export type UserEvent =
@@ -42,7 +47,9 @@ export type UserEvent =
   | { type: 'UserPasswordChanged'; data: z.infer<typeof UserPasswordChanged> }
   | { type: 'UserRoleChanged'; data: z.infer<typeof UserRoleChanged> }
   | { type: 'UserSessionsEnded'; data: z.infer<typeof UserSessionsEnded> }
-  | { type: 'UserDeleted'; data: z.infer<typeof UserDeleted> };
+  | { type: 'UserDeleted'; data: z.infer<typeof UserDeleted> }
+  | { type: 'ScrobblerLinked'; data: z.infer<typeof ScrobblerLinked> }
+  | { type: 'ScrobblerUnlinked'; data: z.infer<typeof ScrobblerUnlinked> };
 
 /** Events that end every session of the user they name. */
 export const SESSION_ENDING_EVENTS = ['UserPasswordChanged', 'UserRoleChanged', 'UserSessionsEnded', 'UserDeleted'] as const;

@@ -6,7 +6,7 @@ import { createInProcessBus } from './bus/in-process.ts';
 import { createKafkaBus } from './bus/kafka.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
-import { type DatabaseHandle, openDatabase } from './db/create-db.ts';
+import { type DatabaseHandle, type Engine, openDatabase } from './db/create-db.ts';
 import { startEmbeddedMaintenance } from './db/embedded-maintenance.ts';
 import { migrate } from './db/migrations/index.ts';
 import type { EventStore } from './eventstore/event-store.ts';
@@ -14,7 +14,7 @@ import { createEventStoreDbEventStore } from './eventstore/eventstoredb/eventsto
 import { createPostgresEventStore } from './eventstore/postgres/postgres-event-store.ts';
 import { createApp } from './http/app.ts';
 import { log } from './logger.ts';
-import { ProjectionRunner } from './projections/runner.ts';
+import { ProjectionRunner, type RunnerOptions } from './projections/runner.ts';
 import { pollForPosition } from './projections/wait-for-position.ts';
 import { routes } from './routes.ts';
 import { loadSecrets } from './secrets.ts';
@@ -47,7 +47,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const store: EventStore = config.EVENTSTORE_URL ? createEventStoreDbEventStore(config.EVENTSTORE_URL) : createPostgresEventStore(db);
   const bus: Bus = config.KAFKA_BROKERS ? createKafkaBus(config.KAFKA_BROKERS.split(','), 'music-library') : createInProcessBus();
   const roles = new Set(config.ROLES);
-  const projections = roles.has('projector') ? new ProjectionRunner(db, store, projectors) : undefined;
+  const projections = roles.has('projector') ? new ProjectionRunner(db, store, projectors, runnerOptions(database.engine)) : undefined;
   const tasks = new TaskRunner(store, bus, db);
   for (const definition of taskDefinitions({ projections })) tasks.register(definition);
   const secrets = loadSecrets(config);
@@ -113,4 +113,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
       log.debug('service stopped');
     },
   };
+}
+
+/** PGlite shares one connection with the API: short batches there (see RunnerOptions.sliceMs). */
+function runnerOptions(engine: Engine): RunnerOptions {
+  return engine === 'pglite' ? { batchSize: 500, sliceMs: 10 } : { batchSize: 500 };
 }

@@ -23,6 +23,21 @@ interface RebuildRequest {
   failed: (error: unknown) => void;
 }
 
+export interface RunnerOptions {
+  /** Events per batch (the ceiling when `sliceMs` is set). */
+  batchSize?: number;
+  /**
+   * Target time one batch may hold the database. PGlite is a single connection: a request waits
+   * for the batch in progress, so batches are sized from the last one's duration to keep that wait
+   * short while a rebuild or a long catch-up runs. Unset on PostgreSQL, where requests have their
+   * own connections.
+   */
+  sliceMs?: number;
+  retryMs?: number;
+}
+
+const MIN_SLICED_BATCH = 50;
+
 interface ActiveRebuild extends RebuildRequest {
   processed: number;
 }
@@ -47,7 +62,7 @@ export class ProjectionRunner {
     private readonly db: Kysely<Database>,
     private readonly store: EventStore,
     readonly projectors: Projector[],
-    private readonly options: { batchSize?: number; retryMs?: number } = {},
+    private readonly options: RunnerOptions = {},
   ) {
     const names = new Set<string>();
     for (const p of projectors) {
@@ -134,7 +149,8 @@ export class ProjectionRunner {
   }
 
   private async processBatch(lane: Lane, upTo: Position | undefined): Promise<boolean> {
-    let batch = await this.store.readAll({ after: lane.position, maxCount: this.options.batchSize ?? 200 });
+    const started = performance.now();
+    let batch = await this.store.readAll({ after: lane.position, maxCount: this.batchSizeOf(lane) });
     if (upTo) batch = batch.filter((e) => comparePositions(e.position, upTo) <= 0);
     if (batch.length === 0) return false;
     const last = batch[batch.length - 1]!.position;
@@ -149,9 +165,26 @@ export class ProjectionRunner {
       await saveCheckpoints(trx, lane.projectors.map((p) => ({ name: p.name, version: p.version, position: last })));
     });
     lane.position = last;
+    this.resize(lane, batch.length, performance.now() - started);
     for (const [name, events] of applied) for (const listener of this.listeners) listener(name, events);
     for (const rebuild of this.active) if (lane.projectors.some((p) => p.name === rebuild.names[0])) rebuild.processed += batch.length;
     return true;
+  }
+
+  /** Batch size per lane, keyed by its first projector (lanes are rebuilt as they merge). */
+  private readonly sizes = new Map<string, number>();
+
+  private batchSizeOf(lane: Lane): number {
+    return this.sizes.get(lane.projectors[0]!.name) ?? this.options.batchSize ?? 200;
+  }
+
+  /** Scales the lane's next batch towards `sliceMs`, halfway each time so one slow batch does not swing it. */
+  private resize(lane: Lane, events: number, elapsedMs: number): void {
+    const { sliceMs } = this.options;
+    if (!sliceMs || events < this.batchSizeOf(lane)) return;
+    const ideal = (events * sliceMs) / Math.max(elapsedMs, 0.1);
+    const next = Math.round((this.batchSizeOf(lane) + ideal) / 2);
+    this.sizes.set(lane.projectors[0]!.name, Math.max(MIN_SLICED_BATCH, Math.min(this.options.batchSize ?? 200, next)));
   }
 
   private async startPendingRebuilds(): Promise<void> {

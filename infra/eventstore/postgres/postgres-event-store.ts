@@ -31,31 +31,37 @@ export function createPostgresEventStore(db: Kysely<Database>): EventStore {
   const appended = new EventEmitter();
   appended.setMaxListeners(0);
 
-  async function appendIn(trx: Transaction<Database>, append: StreamAppend): Promise<AppendResult> {
-    const { streamId, events, expectedRevision } = append;
-    await trx.insertInto('streams').values({ stream_id: streamId, revision: -1 }).onConflict((oc) => oc.doNothing()).execute();
-    const row = await trx.selectFrom('streams').select('revision').where('stream_id', '=', streamId).forUpdate().executeTakeFirstOrThrow();
-    checkExpected(streamId, expectedRevision, row.revision);
-    if (events.length === 0) throw new Error('append needs at least one event');
-    const rows = events.map((e, i) => toRow(streamId, row.revision + 1 + i, e));
+  /**
+   * A fixed number of statements whatever the number of streams: lock every stream row (in one
+   * order, so concurrent appends cannot deadlock), check each expected revision, insert all events,
+   * move all revisions.
+   */
+  async function appendIn(trx: Transaction<Database>, appends: StreamAppend[]): Promise<AppendResult> {
+    if (appends.some((a) => a.events.length === 0)) throw new Error('append needs at least one event');
+    const ids = [...new Set(appends.map((a) => a.streamId))].sort();
+    await trx.insertInto('streams').values(ids.map((stream_id) => ({ stream_id, revision: -1 }))).onConflict((oc) => oc.doNothing()).execute();
+    const locked = await trx.selectFrom('streams').select(['stream_id', 'revision']).where('stream_id', 'in', ids).orderBy('stream_id').forUpdate().execute();
+    const revisions = new Map(locked.map((r) => [r.stream_id, r.revision]));
+    const rows = appends.flatMap(({ streamId, events, expectedRevision }) => {
+      const current = revisions.get(streamId)!;
+      checkExpected(streamId, expectedRevision, current);
+      revisions.set(streamId, current + events.length);
+      return events.map((e, i) => toRow(streamId, current + 1 + i, e));
+    });
     const inserted = await trx
       .insertInto('events')
       .values(rows)
       .returning([sql<string>`transaction_id::text`.as('tx'), sql<string>`global_position::text`.as('gp')])
       .execute();
-    const nextRevision = row.revision + events.length;
-    await trx.updateTable('streams').set({ revision: nextRevision }).where('stream_id', '=', streamId).execute();
-    const last = inserted[inserted.length - 1]!;
-    return { nextRevision, position: { commit: BigInt(last.tx), prepare: BigInt(last.gp) } };
+    const moved = ids.map((id) => sql`(${id}::text, ${revisions.get(id)!}::bigint)`);
+    await sql`update streams set revision = moved.revision from (values ${sql.join(moved)}) as moved(stream_id, revision) where streams.stream_id = moved.stream_id`.execute(trx);
+    const last = inserted.reduce((a, b) => (BigInt(b.gp) > BigInt(a.gp) ? b : a));
+    return { nextRevision: revisions.get(appends[appends.length - 1]!.streamId)!, position: { commit: BigInt(last.tx), prepare: BigInt(last.gp) } };
   }
 
   async function appendMany(appends: StreamAppend[]): Promise<AppendResult> {
     if (appends.length === 0) throw new Error('appendMany needs at least one stream');
-    const result = await db.transaction().execute(async (trx) => {
-      let last!: AppendResult;
-      for (const a of appends) last = await appendIn(trx, a);
-      return last;
-    });
+    const result = await db.transaction().execute((trx) => appendIn(trx, appends));
     appended.emit('appended');
     return result;
   }

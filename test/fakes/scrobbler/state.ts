@@ -1,0 +1,66 @@
+import type { History } from './history.ts';
+
+export interface FakeUser {
+  name: string;
+  history: History;
+  nowPlaying?: { artist: string; track: string; album?: string };
+}
+
+/** An error the fake answers instead of the real thing, `times` times, for one method or all. */
+export interface InjectedError {
+  code: number;
+  message?: string;
+  times: number;
+  method?: string;
+  /** HTTP status of the envelope; the real service sends 200 for most, 403 for a bad token. */
+  status?: number;
+}
+
+export class ScrobblerFakeState {
+  readonly users = new Map<string, FakeUser>();
+  /** Web-auth tokens: the user who authorized each, or null while it waits. */
+  readonly tokens = new Map<string, string | null>();
+  /** Session key → user name. */
+  readonly sessions = new Map<string, string>();
+  readonly errors: InjectedError[] = [];
+  /** Who "logs in" on the fake auth page. */
+  authorizeAs: string | null = null;
+  private counter = 0;
+
+  constructor(
+    readonly apiKey: string,
+    readonly secret: string,
+  ) {}
+
+  addUser(name: string, history: History, nowPlaying?: FakeUser['nowPlaying']): FakeUser {
+    const user = { name, history, nowPlaying };
+    this.users.set(name.toLowerCase(), user);
+    this.authorizeAs ??= name;
+    return user;
+  }
+
+  user(name: string): FakeUser | undefined {
+    return this.users.get(name.toLowerCase());
+  }
+
+  inject(error: Omit<InjectedError, 'times'> & { times?: number }): void {
+    this.errors.push({ times: 1, ...error });
+  }
+
+  /** Takes the next injected error that applies to `method`, if any. */
+  takeError(method: string): InjectedError | undefined {
+    const error = this.errors.find((e) => e.times > 0 && (!e.method || e.method === method));
+    if (error) error.times--;
+    return error;
+  }
+
+  newToken(): string {
+    return `token${String(++this.counter).padStart(27, '0')}`;
+  }
+
+  newSessionKey(user: string): string {
+    const key = `sk${String(++this.counter).padStart(30, '0')}`;
+    this.sessions.set(key, user);
+    return key;
+  }
+}

@@ -8,6 +8,8 @@ import { rebuildRoutes } from '../command/canonical/rebuild.routes.ts';
 import { cancelTaskRoutes } from '../command/tasks/cancel.routes.ts';
 import { taskHistoryRoutes } from '../query/tasks/task-history.routes.ts';
 import { linkRoutes as scrobblerLinkRoutes } from '../command/scrobbler/link.routes.ts';
+import { mirrorRoutes } from '../command/scrobbler/mirror.routes.ts';
+import { scrobblesQueryRoutes } from '../query/scrobbler/scrobbles.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -22,4 +24,6 @@ export const routes: Route[] = [
   ...cancelTaskRoutes,
   ...rebuildRoutes,
   ...scrobblerLinkRoutes,
+  ...scrobblesQueryRoutes,
+  ...mirrorRoutes,
 ];

@@ -49,7 +49,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const roles = new Set(config.ROLES);
   const projections = roles.has('projector') ? new ProjectionRunner(db, store, projectors, runnerOptions(database.engine)) : undefined;
   const tasks = new TaskRunner(store, bus, db);
-  for (const definition of taskDefinitions({ projections })) tasks.register(definition);
+  for (const definition of taskDefinitions({ projections, context: () => ctx })) tasks.register(definition);
   const secrets = loadSecrets(config);
   const auth = createAuthServices(db, secrets, { projectsUsers: Boolean(projections), scryptN: config.PASSWORD_SCRYPT_N });
   projections?.onApplied((projector, events) => {

@@ -1,8 +1,10 @@
 import { rebuildTask } from '../../command/canonical/rebuild.task.ts';
+import { bulkImportTask } from '../../command/scrobbler/import-scrobbles.task.ts';
+import type { AppContext } from '../context.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { TaskDefinition } from './task.ts';
 
-/** Every background task of the service. */
-export function taskDefinitions(deps: { projections: ProjectionRunner | undefined }): TaskDefinition<any>[] {
-  return [rebuildTask(deps.projections)];
+/** Every background task of the service. `context` is read when a task runs, after the service is built. */
+export function taskDefinitions(deps: { projections: ProjectionRunner | undefined; context: () => AppContext }): TaskDefinition<any>[] {
+  return [rebuildTask(deps.projections), bulkImportTask(deps.context)];
 }

@@ -84,6 +84,10 @@ export function createScrobblerClient(options: ScrobblerClientOptions) {
     get configured() {
       return Boolean(apiKey && secret);
     },
+    /** Throws NotConfigured (503) before work that would need the scrobbler later, in a task. */
+    assertConfigured(): void {
+      requireKey();
+    },
     call,
 
     /** Where to send the browser: the scrobbler asks the user, then calls `callbackUrl?token=…`. */

@@ -68,12 +68,15 @@ export function generatedHistory(options: GeneratedOptions): History {
   return {
     count,
     at(i) {
-      const pick = mix(i) % (artists * perArtist);
+      const uts = newestUts - i * stepSeconds;
+      // Content follows the timestamp, not the index: a longer history with a later newest scrobble
+      // holds the same older scrobbles (new ones "arrive").
+      const pick = mix(Math.floor(uts / stepSeconds)) % (artists * perArtist);
       const a = Math.floor(pick / perArtist);
       const b = Math.floor((pick % perArtist) / tracksPerAlbum);
       const t = pick % tracksPerAlbum;
       return {
-        uts: newestUts - i * stepSeconds,
+        uts,
         artist: `Artist ${a}`,
         // Every third artist has no mbid, as on the real service.
         artist_mbid: a % 3 === 0 ? '' : mbid(1, a),

@@ -53,6 +53,7 @@ function answer(state: ScrobblerFakeState, params: Record<string, string>, res: 
     case 'auth.getsession':
       return getSession(state, params, res);
     case 'user.getrecenttracks':
+      if (state.delayMs > 0) return void setTimeout(() => recentTracks(state, params, res), state.delayMs);
       return recentTracks(state, params, res);
     default:
       return fail(res, 3, 400);

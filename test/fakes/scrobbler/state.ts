@@ -23,6 +23,8 @@ export class ScrobblerFakeState {
   /** Session key → user name. */
   readonly sessions = new Map<string, string>();
   readonly errors: InjectedError[] = [];
+  /** Added to every recent-tracks answer, so a test can act while an import runs. */
+  delayMs = 0;
   /** Who "logs in" on the fake auth page. */
   authorizeAs: string | null = null;
   private counter = 0;

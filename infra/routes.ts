@@ -10,6 +10,8 @@ import { taskHistoryRoutes } from '../query/tasks/task-history.routes.ts';
 import { linkRoutes as scrobblerLinkRoutes } from '../command/scrobbler/link.routes.ts';
 import { mirrorRoutes } from '../command/scrobbler/mirror.routes.ts';
 import { scrobblesQueryRoutes } from '../query/scrobbler/scrobbles.routes.ts';
+import { invalidScrobblesRoutes } from '../query/admin/invalid-scrobbles.routes.ts';
+import { adminScrobblesRoutes } from '../command/admin/scrobbles.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -26,4 +28,6 @@ export const routes: Route[] = [
   ...scrobblerLinkRoutes,
   ...scrobblesQueryRoutes,
   ...mirrorRoutes,
+  ...invalidScrobblesRoutes,
+  ...adminScrobblesRoutes,
 ];

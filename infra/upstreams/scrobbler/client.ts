@@ -2,7 +2,18 @@ import type { Config } from '../../config.ts';
 import { log } from '../../logger.ts';
 import { createUpstreamClient, type UpstreamClient, type UpstreamResponse } from '../http-client.ts';
 import { createPacer, type Pacer } from '../pacer.ts';
-import { ErrorEnvelope, RecentTracksAnswer, SessionAnswer, normalizeRecentTracks, type RecentTracksPage } from './schemas.ts';
+import {
+  AlbumInfoAnswer,
+  ErrorEnvelope,
+  type ItemInfo,
+  RecentTracksAnswer,
+  type RecentTracksPage,
+  SessionAnswer,
+  TrackInfoAnswer,
+  normalizeAlbumInfo,
+  normalizeRecentTracks,
+  normalizeTrackInfo,
+} from './schemas.ts';
 import { ScrobblerFailure, SERVICE, errorFromEnvelope } from './errors.ts';
 import { signed } from './signature.ts';
 import { NotConfigured } from '../../../shared/errors.ts';
@@ -112,6 +123,20 @@ export function createScrobblerClient(options: ScrobblerClientOptions) {
       const answer = RecentTracksAnswer.safeParse(await call('user.getRecentTracks', params, { sessionKey: q.sessionKey, signal }));
       if (!answer.success) throw new ScrobblerFailure(null, 'user.getRecentTracks answered an unexpected shape');
       return normalizeRecentTracks(answer.data);
+    },
+
+    /** album.getInfo; an unknown album is UpstreamNotFound (error 6). */
+    async albumInfo(artist: string, album: string): Promise<ItemInfo> {
+      const answer = AlbumInfoAnswer.safeParse(await call('album.getInfo', { artist, album, autocorrect: '0' }));
+      if (!answer.success) throw new ScrobblerFailure(null, 'album.getInfo answered an unexpected shape');
+      return normalizeAlbumInfo(answer.data);
+    },
+
+    /** track.getInfo; the scrobbler answers a stub rather than an error for most unknown tracks. */
+    async trackInfo(artist: string, track: string): Promise<ItemInfo> {
+      const answer = TrackInfoAnswer.safeParse(await call('track.getInfo', { artist, track, autocorrect: '0' }));
+      if (!answer.success) throw new ScrobblerFailure(null, 'track.getInfo answered an unexpected shape');
+      return normalizeTrackInfo(answer.data);
     },
   };
 }

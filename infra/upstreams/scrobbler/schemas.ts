@@ -105,3 +105,60 @@ export function normalizeRecentTracks(answer: z.infer<typeof RecentTracksAnswer>
     nowPlaying: playing ? { artist: nodeText(playing.artist) ?? '', track: playing.name } : null,
   };
 }
+
+const Image = z.array(z.object({ size: z.string().optional(), '#text': z.string().optional() }).passthrough()).optional();
+
+export const AlbumInfoAnswer = z.object({
+  album: z.object({ name: text, artist: text, mbid: text.optional(), image: Image }).passthrough(),
+});
+
+export const TrackInfoAnswer = z.object({
+  track: z
+    .object({
+      name: text,
+      mbid: text.optional(),
+      duration: text.optional(),
+      artist: z.object({ name: text, mbid: text.optional() }).passthrough(),
+      album: z.object({ title: text, mbid: text.optional(), image: Image }).passthrough().optional(),
+    })
+    .passthrough(),
+});
+
+/** What album.getInfo and track.getInfo tell the canonical layer. */
+export interface ItemInfo {
+  artist: string;
+  artist_mbid: string | null;
+  name: string;
+  mbid: string | null;
+  album: string | null;
+  album_mbid: string | null;
+  cover_url: string | null;
+  duration_ms: number | null;
+}
+
+/** The largest image: the scrobbler lists them small to extralarge (or mega). */
+function largestImage(images: z.infer<typeof Image>): string | null {
+  const urls = (images ?? []).map((i) => i['#text']).filter((u): u is string => Boolean(u && u.trim()));
+  return urls.at(-1) ?? null;
+}
+
+export function normalizeAlbumInfo(answer: z.infer<typeof AlbumInfoAnswer>): ItemInfo {
+  const a = answer.album;
+  return { artist: a.artist, artist_mbid: null, name: a.name, mbid: nonEmpty(a.mbid), album: null, album_mbid: null, cover_url: largestImage(a.image), duration_ms: null };
+}
+
+export function normalizeTrackInfo(answer: z.infer<typeof TrackInfoAnswer>): ItemInfo {
+  const t = answer.track;
+  const duration = int(t.duration);
+  return {
+    artist: t.artist.name,
+    artist_mbid: nonEmpty(t.artist.mbid),
+    name: t.name,
+    mbid: nonEmpty(t.mbid),
+    album: nonEmpty(t.album?.title),
+    album_mbid: nonEmpty(t.album?.mbid),
+    cover_url: largestImage(t.album?.image),
+    // track.getInfo reports milliseconds (as a string); 0 means unknown.
+    duration_ms: duration > 0 ? duration : null,
+  };
+}

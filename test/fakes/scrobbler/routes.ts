@@ -55,6 +55,10 @@ function answer(state: ScrobblerFakeState, params: Record<string, string>, res: 
     case 'user.getrecenttracks':
       if (state.delayMs > 0) return void setTimeout(() => recentTracks(state, params, res), state.delayMs);
       return recentTracks(state, params, res);
+    case 'album.getinfo':
+      return albumInfo(state, params, res);
+    case 'track.getinfo':
+      return trackInfo(state, params, res);
     default:
       return fail(res, 3, 400);
   }
@@ -90,6 +94,47 @@ function recentTracks(state: ScrobblerFakeState, params: Record<string, string>,
     recenttracks: {
       track: rows,
       '@attr': { user: user.name, totalPages: String(Math.ceil(total / limit)), page: String(page), perPage: String(limit), total: String(total) },
+    },
+  });
+}
+
+function albumInfo(state: ScrobblerFakeState, params: Record<string, string>, res: Response) {
+  const album = state.album(params.artist ?? '', params.album ?? '');
+  if (!album) return fail(res, 6, 200, 'Album not found');
+  res.json({
+    album: {
+      artist: album.artist,
+      mbid: album.mbid ?? '',
+      tags: { tag: [] },
+      name: album.name,
+      userplaycount: 0,
+      image: images(album.mbid || 'none'),
+      tracks: { track: [] },
+      listeners: '10',
+      playcount: '100',
+      url: `https://www.last.fm/music/${slug(album.artist)}/${slug(album.name)}`,
+    },
+  });
+}
+
+/** Like the real service, an unknown track answers a stub (no mbid, no album), not an error. */
+function trackInfo(state: ScrobblerFakeState, params: Record<string, string>, res: Response) {
+  const known = state.track(params.artist ?? '', params.track ?? '');
+  const artist = known?.artist ?? params.artist ?? '';
+  const name = known?.name ?? params.track ?? '';
+  const url = `https://www.last.fm/music/${slug(artist)}/_/${slug(name)}`;
+  res.json({
+    track: {
+      name,
+      ...(known?.mbid ? { mbid: known.mbid } : {}),
+      url,
+      duration: known ? '215000' : '0',
+      streamable: { '#text': '0', fulltrack: '0' },
+      listeners: known ? '1000' : '2',
+      playcount: known ? '5000' : '4',
+      artist: { name: artist, url: `https://www.last.fm/music/${slug(artist)}` },
+      ...(known?.album ? { album: { artist, title: known.album, mbid: '', url, image: images('none') } } : {}),
+      toptags: { tag: [] },
     },
   });
 }

@@ -16,7 +16,19 @@ export interface InjectedError {
   status?: number;
 }
 
+/** An album or track the fake's getInfo methods know. */
+export interface FakeItem {
+  artist: string;
+  name: string;
+  mbid?: string;
+  album?: string;
+}
+
+const itemKey = (artist: string, name: string) => `${artist.toLowerCase()}::${name.toLowerCase()}`;
+
 export class ScrobblerFakeState {
+  readonly albums = new Map<string, FakeItem>();
+  readonly tracks = new Map<string, FakeItem>();
   readonly users = new Map<string, FakeUser>();
   /** Web-auth tokens: the user who authorized each, or null while it waits. */
   readonly tokens = new Map<string, string | null>();
@@ -39,6 +51,22 @@ export class ScrobblerFakeState {
     this.users.set(name.toLowerCase(), user);
     this.authorizeAs ??= name;
     return user;
+  }
+
+  addAlbum(item: FakeItem): void {
+    this.albums.set(itemKey(item.artist, item.name), item);
+  }
+
+  addTrack(item: FakeItem): void {
+    this.tracks.set(itemKey(item.artist, item.name), item);
+  }
+
+  album(artist: string, name: string): FakeItem | undefined {
+    return this.albums.get(itemKey(artist, name));
+  }
+
+  track(artist: string, name: string): FakeItem | undefined {
+    return this.tracks.get(itemKey(artist, name));
   }
 
   user(name: string): FakeUser | undefined {

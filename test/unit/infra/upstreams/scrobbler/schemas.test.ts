@@ -70,3 +70,21 @@ describe('scrobbler error envelopes', () => {
     expect(SessionAnswer.parse({ session: { name: 'RJ', key: 'd580d57f32848f5dcf574d1ce18d78b2', subscriber: 0 } }).session.key).to.have.length(32);
   });
 });
+
+describe('scrobbler item info parsing', () => {
+  it('reads album.getInfo: name, artist, mbid and the largest cover', async () => {
+    const { AlbumInfoAnswer, normalizeAlbumInfo } = await import('../../../../../infra/upstreams/scrobbler/schemas.ts');
+    const info = normalizeAlbumInfo(AlbumInfoAnswer.parse(fixtureJson('lastfm', 'album.getInfo.Cher-Believe.json')));
+    expect(info).to.include({ artist: 'Cher', name: 'Believe', mbid: '03c91c40-49a6-44a7-90e7-a700edf97a62' });
+    expect(info.cover_url).to.match(/^https:\/\/.+\.png$/);
+  });
+
+  it('reads track.getInfo with its album and a duration in milliseconds; an unknown track is a stub', async () => {
+    const { TrackInfoAnswer, normalizeTrackInfo } = await import('../../../../../infra/upstreams/scrobbler/schemas.ts');
+    const info = normalizeTrackInfo(TrackInfoAnswer.parse(fixtureJson('lastfm', 'track.getInfo.with-username.json')));
+    expect(info).to.include({ artist: 'Linkin Park', name: 'One Step Closer', album: 'Road To Revolution: Live at Milton Keynes', duration_ms: 157000 });
+    expect(info.artist_mbid).to.equal('f59c5520-5f46-4d2c-b2c4-822eabf53419');
+    const stub = normalizeTrackInfo(TrackInfoAnswer.parse(fixtureJson('lastfm', 'track.getInfo.unknown-track.json')));
+    expect(stub).to.include({ name: 'Fake Track', mbid: null, album: null, duration_ms: null });
+  });
+});

@@ -14,7 +14,8 @@ const NO_DATA = { error: { type: 'DataException', message: 'no data', code: 800 
 const DEFAULT_LIMIT = 25;
 
 /** The catalog's public read API, as the recorded payloads show it: errors are HTTP 200 envelopes. */
-export function catalogRoutes(state: CatalogState, failures: Failure[]) {
+export function catalogRoutes(state: CatalogState, failures: Failure[], maxLimit = Number.POSITIVE_INFINITY) {
+  const page = (req: Request, res: Response, items: Json[]) => pageOf(req, res, items, maxLimit);
   return (app: Express) => {
     app.use((_req, res, next) => {
       const failure = failures.shift();
@@ -61,9 +62,9 @@ function matching(items: Json[], field: string, req: Request): Json[] {
 }
 
 /** `{data, total, prev?, next?}`, paged by `index`/`limit`, with absolute links that keep the query. */
-function page(req: Request, res: Response, items: Json[]): void {
+function pageOf(req: Request, res: Response, items: Json[], maxLimit: number): void {
   const index = Math.max(0, Number(req.query.index ?? 0) || 0);
-  const limit = Math.max(1, Number(req.query.limit ?? DEFAULT_LIMIT) || DEFAULT_LIMIT);
+  const limit = Math.min(maxLimit, Math.max(1, Number(req.query.limit ?? DEFAULT_LIMIT) || DEFAULT_LIMIT));
   const body: Json = { data: items.slice(index, index + limit), total: items.length };
   const link = (at: number) => {
     const url = new URL(req.originalUrl, `http://${req.headers.host}`);

@@ -3,6 +3,8 @@ import type { ApiClient, TestApp } from '../../support/api.ts';
 import { startTestApp } from '../../support/api.ts';
 import { signedInAs } from '../../support/given.ts';
 import { type CatalogFake, startCatalogFake } from '../../fakes/catalog/server.ts';
+import { albumPayload, artistPayload, trackPayload } from '../../fakes/catalog/builders.ts';
+import { reconcile } from '../../../command/canonical/reconciler.ts';
 
 const refsOf = (doc: { refs: { source: string; external_id: string }[] }, source: string) => doc.refs.filter((r) => r.source === source).map((r) => r.external_id);
 
@@ -56,6 +58,35 @@ describe('resolve by catalog id', () => {
     });
   });
 
+  describe('given a track the mediaserver already has', () => {
+    it('when it is resolved by catalog id, then the catalog ref joins it by ISRC', async () => {
+      const artist = artistPayload(910001, 'Stereolab');
+      const album = albumPayload(910002, 'Dots and Loops', artist);
+      catalog.addAlbum(album, [trackPayload(910003, 'Brakhage', artist, album, [1, 1], { isrc: 'GBAAA9700001' })]);
+      const byArtist = { source: 'mediaserver' as const, kind: 'artist' as const, external_id: 'mediaserver::srv::a1', facts: { name: 'Stereolab' } };
+      const byAlbum = { source: 'mediaserver' as const, kind: 'album' as const, external_id: 'mediaserver::srv::b1', facts: { name: 'Dots and Loops' }, artist: byArtist };
+      const local = await reconcile(app.ctx, { source: 'mediaserver', kind: 'track', external_id: 'mediaserver::srv::t1', facts: { name: 'Brakhage', isrc: 'GBAAA9700001' }, artist: byArtist, album: byAlbum });
+
+      const res = await viewer.get('/tracks/resolve?catalog=910003');
+      expect(res.status).to.equal(200);
+      expect(res.body.id).to.equal(local);
+      expect(res.body.sources).to.include({ mediaserver: true, catalog: true });
+      expect(res.body).to.include({ catalog_id: '910003', preview_url: 'https://cdnt-preview.dzcdn.net/api/1/1/910003.mp3' });
+    });
+  });
+
+  describe('given two clients asking for the same new album at once', () => {
+    it('when both resolve it, then one entity is seeded from one fetch', async () => {
+      const artist = artistPayload(920001, 'Broadcast');
+      const album = albumPayload(920002, 'Tender Buttons', artist);
+      catalog.addAlbum(album, [trackPayload(920003, 'I Found the F', artist, album, [1, 1])]);
+      const [a, b] = await Promise.all([viewer.get('/albums/resolve?catalog=920002'), viewer.get('/albums/resolve?catalog=920002')]);
+      expect([a.status, b.status]).to.deep.equal([200, 200]);
+      expect(a.body.id).to.equal(b.body.id);
+      expect(catalog.requests.map((r) => r.path)).to.deep.equal(['/album/920002', '/album/920002/tracks']);
+    });
+  });
+
   describe('given a catalog ref unlinked from its canonical', () => {
     it('when it is resolved again, then the cached payload seeds it without a request', async () => {
       const artist = await viewer.get('/artists/resolve?catalog=6404');
@@ -79,6 +110,8 @@ describe('resolve by catalog id', () => {
       expect(res.status).to.equal(404);
       expect(res.body.detail).to.be.a('string');
       expect(catalog.requests.map((r) => r.path)).to.deep.equal(['/track/999999']);
+      const check = await viewer.post('/tracks/refs/check', { refs: [{ source: 'catalog', external_id: '999999' }] });
+      expect(check.body.results[0].canonical_id).to.equal(null);
     });
 
     it('when the id is not a catalog id at all, then 404 without asking the catalog', async () => {

@@ -56,6 +56,16 @@ describe('catalog client against the fake catalog', () => {
     expect(fake.requests[0]).to.deep.include({ path: '/search/artist', query: { q: 'daft', index: '0', limit: '10' } });
   });
 
+  it('searches tracks and albums, and reads related artists', async () => {
+    expect((await client.searchTracks('digital')).data.map((t) => t.id)).to.deep.equal([3135555]);
+    expect((await client.searchAlbums('discovery')).data.map((a) => a.title)).to.deep.equal(['Discovery']);
+    const related = await client.relatedArtists(27, { limit: 2 });
+    expect(related.data.map((a) => a.name)).to.deep.equal(['Justice', 'Kavinsky']);
+    expect(related.total).to.equal(5);
+    expect(related.next).to.match(/index=2/);
+    expect(fake.requests.map((r) => r.path)).to.deep.equal(['/search', '/search/album', '/artist/27/related']);
+  });
+
   it('"no data" is nothing there: UpstreamNotFound, asked once', async () => {
     const error = await caught(client.track(1));
     expect(error).to.be.instanceOf(UpstreamNotFound);

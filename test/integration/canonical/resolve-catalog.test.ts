@@ -38,6 +38,9 @@ describe('resolve by catalog id', () => {
       expect(tracks[0].preview_url).to.match(/^https:\/\/cdns-preview/);
       const artist = (await viewer.get(`/artists/${res.body.artist_id}`)).body;
       expect(refsOf(artist, 'catalog')).to.deep.equal(['27']);
+      expect(artist.picture).to.match(/1000x1000/);
+      const history = (await viewer.get(`/artists/${res.body.artist_id}/history`)).body;
+      expect(history.filter((e: { type: string }) => e.type === 'FactsObserved')).to.have.length(1);
     });
 
     it('when it is resolved again, then no request reaches the catalog', async () => {
@@ -54,6 +57,23 @@ describe('resolve by catalog id', () => {
       const res = await viewer.get('/tracks/resolve?catalog=3135556');
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ title: 'Harder Better Faster Stronger', isrc: 'GBDUW0000059', catalog_id: '3135556', duration_ms: 224_000 });
+      expect(catalog.requests).to.have.length(0);
+    });
+  });
+
+  describe('given a track only the catalog knows', () => {
+    it('when it is resolved, then its whole album comes with it, and the album then resolves locally', async () => {
+      const artist = artistPayload(940001, 'Laika');
+      const album = albumPayload(940002, 'Sounds of the Satellites', artist, { genres: { data: [{ id: 85, name: 'Alternative' }] } });
+      catalog.addAlbum(album, [1, 2, 3].map((n) => trackPayload(940010 + n, `Song ${n}`, artist, album, [1, n])));
+      const track = await viewer.get('/tracks/resolve?catalog=940012');
+      expect(track.status).to.equal(200);
+      expect(track.body).to.include({ title: 'Song 2', track_number: 2, album_title: 'Sounds of the Satellites', artist_name: 'Laika' });
+      catalog.clearRequests();
+      const res = await viewer.get('/albums/resolve?catalog=940002');
+      expect(res.body).to.include({ id: track.body.album_id, upc: '000000940002' });
+      expect(res.body.genres).to.deep.equal(['alternative']);
+      expect((await viewer.get(`/albums/${res.body.id}/tracks`)).body.map((t: { title: string }) => t.title)).to.deep.equal(['Song 1', 'Song 2', 'Song 3']);
       expect(catalog.requests).to.have.length(0);
     });
   });
@@ -136,7 +156,7 @@ describe('resolve by catalog id', () => {
       const res = await viewer.get('/tracks/resolve?catalog=2947516331');
       expect(res.status).to.equal(200);
       expect(res.body).to.include({ title: 'Die With A Smile', isrc: 'USUM72409273', album_title: 'Die With A Smile' });
-      expect(catalog.requests.map((r) => r.path)).to.deep.equal(['/track/2947516331', '/track/2947516331']);
+      expect(catalog.requests.map((r) => r.path)).to.deep.equal(['/track/2947516331', '/track/2947516331', '/album/629506181', '/album/629506181/tracks']);
     });
 
     it('when it answers a server error, then 502', async () => {

@@ -87,6 +87,9 @@ describe('catalog payloads as observations', () => {
     ]);
     expect(tracks.every((t) => t.album === album)).to.equal(true);
     expect(tracks[0]!.facts).to.include({ year: 2001, catalog_id: '3135553' });
+    // Tracklist rows name the artist bare; the album's payload of the same artist is used instead.
+    expect(tracks.map((t) => t.artist!.facts)).to.deep.equal(tracks.map(() => album.artist!.facts));
+    expect(album.artist!.facts.cover_url).to.match(/1000x1000/);
   });
 
   it('every observation carries facts the event schema accepts', () => {

@@ -47,38 +47,15 @@ export interface CatalogClient {
   searchTracks(q: string, page?: PageOptions): Promise<CatalogPage<CatalogTrack>>;
 }
 
+type Get = <T>(path: string, schema: ZodType<T>, searchParams?: SearchParams) => Promise<T>;
+
 export function createCatalogClient(options: CatalogClientOptions): CatalogClient {
   const { retries = 3, retryBaseMs = 1000 } = options;
   const http = createUpstreamClient({ service: CATALOG_SERVICE, baseUrl: options.baseUrl, pacer: options.pacer, timeoutMs: options.timeoutMs, retryBaseMs });
-
-  async function get<T>(path: string, schema: ZodType<T>, searchParams?: SearchParams): Promise<T> {
-    for (let attempt = 0; ; attempt++) {
-      const body = await http.getJson<unknown>(path, { searchParams });
-      const envelope = CatalogErrorEnvelope.safeParse(body);
-      if (!envelope.success) return parse(path, body, schema);
-      const verdict = classifyError(envelope.data.error);
-      const what = describeError(envelope.data.error);
-      if (verdict === 'not_found') throw new UpstreamNotFound(CATALOG_SERVICE, `GET ${path} found nothing`);
-      if (verdict === 'fault' || attempt >= retries) throw new UpstreamError(CATALOG_SERVICE, `GET ${path} answered ${what}`);
-      const delayMs = retryBaseMs * 2 ** attempt;
-      log.warn('upstream retry', { service: CATALOG_SERVICE, path, error: what, delayMs });
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
-    }
-  }
-
+  const get = envelopeReader(http, retries, retryBaseMs);
   const paged = (page: PageOptions = {}): SearchParams => ({ index: page.index, limit: page.limit });
   const idOf = (id: string | number) => encodeURIComponent(String(id));
-
-  async function albumTracks(id: string | number): Promise<CatalogTrack[]> {
-    const tracks: CatalogTrack[] = [];
-    for (let page = 0; page < MAX_TRACK_PAGES; page++) {
-      const got = await get(`/album/${idOf(id)}/tracks`, CatalogPage(CatalogTrack), { index: tracks.length, limit: CATALOG_PAGE_LIMIT });
-      tracks.push(...got.data);
-      if (got.data.length === 0 || !got.next || (got.total !== undefined && tracks.length >= got.total)) break;
-    }
-    return tracks;
-  }
-
+  const albumTracks = (id: string | number) => walkTracklist(get, `/album/${idOf(id)}/tracks`);
   return {
     artist: (id) => get(`/artist/${idOf(id)}`, CatalogArtist),
     album: (id) => get(`/album/${idOf(id)}`, CatalogAlbum),
@@ -93,6 +70,35 @@ export function createCatalogClient(options: CatalogClientOptions): CatalogClien
     searchAlbums: (q, page) => get('/search/album', CatalogPage(CatalogAlbum), { q, ...paged(page) }),
     searchTracks: (q, page) => get('/search', CatalogPage(CatalogTrack), { q, ...paged(page) }),
   };
+}
+
+/** GETs that read the HTTP-200 error envelope: "no data" is UpstreamNotFound, quota is retried. */
+function envelopeReader(http: UpstreamClient, retries: number, retryBaseMs: number): Get {
+  return async function get<T>(path: string, schema: ZodType<T>, searchParams?: SearchParams): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      const body = await http.getJson<unknown>(path, { searchParams });
+      const envelope = CatalogErrorEnvelope.safeParse(body);
+      if (!envelope.success) return parse(path, body, schema);
+      const verdict = classifyError(envelope.data.error);
+      const what = describeError(envelope.data.error);
+      if (verdict === 'not_found') throw new UpstreamNotFound(CATALOG_SERVICE, `GET ${path} found nothing`);
+      if (verdict === 'fault' || attempt >= retries) throw new UpstreamError(CATALOG_SERVICE, `GET ${path} answered ${what}`);
+      const delayMs = retryBaseMs * 2 ** attempt;
+      log.warn('upstream retry', { service: CATALOG_SERVICE, path, error: what, delayMs });
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+    }
+  };
+}
+
+/** Every row of a tracklist, page by page, until the total is reached or the pages run out. */
+async function walkTracklist(get: Get, path: string): Promise<CatalogTrack[]> {
+  const tracks: CatalogTrack[] = [];
+  for (let page = 0; page < MAX_TRACK_PAGES; page++) {
+    const got = await get(path, CatalogPage(CatalogTrack), { index: tracks.length, limit: CATALOG_PAGE_LIMIT });
+    tracks.push(...got.data);
+    if (got.data.length === 0 || !got.next || (got.total !== undefined && tracks.length >= got.total)) break;
+  }
+  return tracks;
 }
 
 function parse<T>(path: string, body: unknown, schema: ZodType<T>): T {

@@ -41,6 +41,10 @@ export interface CatalogClient {
   albumTracks(id: string | number): Promise<CatalogTrack[]>;
   albumWithTracks(id: string | number): Promise<CatalogAlbumWithTracks>;
   track(id: string | number): Promise<CatalogTrack>;
+  /** The track payload found by ISRC (`/track/isrc:{ISRC}`). */
+  trackByIsrc(isrc: string): Promise<CatalogTrack>;
+  /** The album payload found by UPC (`/album/upc:{UPC}`). */
+  albumByUpc(upc: string): Promise<CatalogAlbum>;
   relatedArtists(id: string | number, page?: PageOptions): Promise<CatalogPage<CatalogArtist>>;
   searchArtists(q: string, page?: PageOptions): Promise<CatalogPage<CatalogArtist>>;
   searchAlbums(q: string, page?: PageOptions): Promise<CatalogPage<CatalogAlbum>>;
@@ -65,6 +69,8 @@ export function createCatalogClient(options: CatalogClientOptions): CatalogClien
       return { album, tracks: await albumTracks(album.id) };
     },
     track: (id) => get(`/track/${idOf(id)}`, CatalogTrack),
+    trackByIsrc: (isrc) => get(`/track/isrc:${encodeURIComponent(isrc)}`, CatalogTrack),
+    albumByUpc: (upc) => get(`/album/upc:${encodeURIComponent(upc)}`, CatalogAlbum),
     relatedArtists: (id, page) => get(`/artist/${idOf(id)}/related`, CatalogPage(CatalogArtist), paged(page)),
     searchArtists: (q, page) => get('/search/artist', CatalogPage(CatalogArtist), { q, ...paged(page) }),
     searchAlbums: (q, page) => get('/search/album', CatalogPage(CatalogAlbum), { q, ...paged(page) }),

@@ -30,7 +30,7 @@ export function catalogRoutes(state: CatalogState, failures: Failure[], maxLimit
       page(req, res, ids.map((id) => state.artists.get(id)!));
     });
     app.get('/album/:id', (req, res) => {
-      const album = state.albums.get(idParam(req));
+      const album = byCode(req, 'upc', state.albums) ?? state.albums.get(idParam(req));
       answer(res, album && { ...album, tracks: { data: tracksOf(state, album.id).map(embeddedTrack) } });
     });
     app.get('/album/:id/tracks', (req, res) => {
@@ -38,11 +38,18 @@ export function catalogRoutes(state: CatalogState, failures: Failure[], maxLimit
       if (!album) return answer(res, undefined);
       page(req, res, tracksOf(state, album.id).map(tracklistRow));
     });
-    app.get('/track/:id', (req, res) => answer(res, state.tracks.get(idParam(req))));
+    app.get('/track/:id', (req, res) => answer(res, byCode(req, 'isrc', state.tracks) ?? state.tracks.get(idParam(req))));
     app.get('/search/artist', (req, res) => page(req, res, matching([...state.artists.values()], 'name', req)));
     app.get('/search/album', (req, res) => page(req, res, matching([...state.albums.values()], 'title', req)));
     app.get('/search', (req, res) => page(req, res, matching([...state.tracks.values()], 'title', req)));
   };
+}
+
+/** `/track/isrc:{ISRC}` and `/album/upc:{UPC}` look an entity up by its code instead of its id. */
+function byCode(req: Request, code: 'isrc' | 'upc', items: Map<number, Json>): Json | undefined {
+  const [prefix, value] = String(req.params.id).split(':');
+  if (prefix !== code || !value) return undefined;
+  return [...items.values()].find((item) => item[code] === value);
 }
 
 function idParam(req: Request): number {

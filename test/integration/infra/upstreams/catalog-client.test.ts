@@ -38,6 +38,13 @@ describe('catalog client against the fake catalog', () => {
     expect(track.album).to.include({ id: 302127, title: 'Discovery' });
   });
 
+  it('finds a track by ISRC and an album by UPC', async () => {
+    expect((await client.trackByIsrc('USUM72409273')).id).to.equal(2947516331);
+    expect((await client.albumByUpc('602475093060')).id).to.equal(629506181);
+    expect(fake.requests.map((r) => r.path)).to.deep.equal(['/track/isrc:USUM72409273', '/album/upc:602475093060']);
+    expect(await caught(client.trackByIsrc('XX0000000000'))).to.be.instanceOf(UpstreamNotFound);
+  });
+
   it('walks every page of a tracklist', async () => {
     const artist = artistPayload(900001, 'Long Player');
     const album = albumPayload(900002, 'Eleven', artist, { nb_tracks: 11 });

@@ -4,6 +4,7 @@ import type { CredentialsTable } from '../credentials/credential-store.ts';
 import type { TaskHistoryTable } from '../../projectors/tasks/task-history.table.ts';
 import type { UsersTable } from '../../projectors/auth/users.table.ts';
 import type { CanonicalDocsTable, ExternalRefsTable } from '../../projectors/canonical/canonical-docs.table.ts';
+import type { CatalogCacheTable } from '../upstreams/catalog/cache.ts';
 
 /** Every table of the database, for kysely's typing. */
 export interface Database {
@@ -15,4 +16,5 @@ export interface Database {
   users: UsersTable;
   canonical_docs: CanonicalDocsTable;
   external_refs: ExternalRefsTable;
+  catalog_cache: CatalogCacheTable;
 }

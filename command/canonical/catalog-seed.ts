@@ -7,7 +7,7 @@ import type { Kind } from '../../shared/events/canonical.events.ts';
 import { assertNever } from '../../shared/never.ts';
 import { canonicalCommands } from './canonical-commands.ts';
 import { albumWithTracksObservations, artistObservation, catalogExternalId, trackObservation } from './catalog-observations.ts';
-import { reconcile } from './reconciler.ts';
+import { type Observation, reconcile } from './reconciler.ts';
 
 const inFlight = new WeakMap<AppContext, Map<string, Promise<string>>>();
 
@@ -64,9 +64,30 @@ async function reconcileFromCatalog(ctx: AppContext, kind: Kind, externalId: str
 /** The album, its artist and every track of its tracklist (the one already reconciled skipped). */
 async function reconcileAlbum(ctx: AppContext, payload: CatalogAlbumWithTracks, actor: string | null, skip?: string): Promise<string> {
   const { album, tracks } = albumWithTracksObservations(payload);
-  const id = await reconcile(ctx, album, actor);
-  for (const track of tracks) if (track.external_id !== skip) await reconcile(ctx, track, actor);
-  return id;
+  const artistId = await reconcile(ctx, album.artist!, actor);
+  const albumId = await reconcile(ctx, album, actor);
+  const placed = { artistId, albumId, artist: album.artist!, album };
+  for (const track of tracks) if (track.external_id !== skip) await reconcile(ctx, onAlbum(track, placed), actor);
+  return albumId;
+}
+
+interface Placed {
+  artistId: string;
+  albumId: string;
+  artist: Observation;
+  album: Observation;
+}
+
+/**
+ * A tracklist row by the album's own artist names its artist and album by canonical id, instead of
+ * nesting observations the reconciler would walk again for every track; a guest artist's row keeps
+ * its nested artist.
+ */
+export function onAlbum(track: Observation, placed: Placed): Observation {
+  if (track.artist?.external_id !== placed.artist.external_id || track.album !== placed.album) return track;
+  const { artist: _artist, album: _album, ...rest } = track;
+  const facts = { ...track.facts, artist_id: placed.artistId, artist_name: placed.artist.facts.name, album_id: placed.albumId, album_title: placed.album.facts.name };
+  return { ...rest, facts };
 }
 
 /**

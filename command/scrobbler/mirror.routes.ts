@@ -92,7 +92,7 @@ export const mirrorRoutes = [
         recordEmpty: true,
       });
       await ctx.settle(result?.position);
-      const mirror = await mirrorOf(ctx.db, usernameKey(user.username));
+      const mirror = await mirrorOf(ctx.db, usernameKey(user.username), link.scrobblerUsername);
       return { inserted, last_refreshed_at: mirror?.last_refreshed_at?.toISOString() ?? null, scrobbler_username: link.scrobblerUsername };
     },
   }),

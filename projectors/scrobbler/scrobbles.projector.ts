@@ -7,11 +7,13 @@ import { classifyScrobble } from '../../shared/scrobbles/invalid.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 
 type Imported = Extract<ScrobbleEvent, { type: 'ScrobblesImported' }>['data'];
+type Deleted = Extract<ScrobbleEvent, { type: 'ScrobblesDeleted' }>['data'];
 
 /**
  * scrobbles: one row per mirrored scrobble (the recent-tracks listing, ownership checks, invalid
- * buckets); scrobble_mirror: per user, how much is mirrored and when it was last refreshed.
- * Inserts skip known ids, so applying an event twice changes nothing.
+ * buckets); scrobble_mirror: per user and account, the counts listings show (kept here so that no
+ * request counts a million rows) and when the mirror was last refreshed. Inserts skip known ids and
+ * counts follow the rows actually written or removed, so applying an event twice changes nothing.
  */
 export const scrobblesProjector: Projector = {
   name: 'scrobbles',
@@ -32,14 +34,8 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & Scrobbl
       await trx.updateTable('scrobbles').set({ canonical_artist_id, canonical_album_id, canonical_track_id }).where('scrobble_id', '=', scrobble_id).execute();
       return;
     }
-    case 'ScrobblesDeleted': {
-      if (event.data.scrobble_ids.length === 0) return;
-      const key = usernameKey(event.data.username);
-      const removed = await trx.deleteFrom('scrobbles').where('username_key', '=', key).where('scrobble_id', 'in', event.data.scrobble_ids).returning('scrobble_id').execute();
-      const gone = removed.length;
-      if (gone > 0) await trx.updateTable('scrobble_mirror').set({ scrobble_count: sql`scrobble_count - ${gone}` }).where('username_key', '=', key).execute();
-      return;
-    }
+    case 'ScrobblesDeleted':
+      return deleted(trx, event.data);
     default:
       assertNever(event);
   }
@@ -48,7 +44,7 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & Scrobbl
 async function imported(trx: Transaction<Database>, data: Imported): Promise<void> {
   const key = usernameKey(data.username);
   const at = new Date(data.at);
-  let inserted = 0;
+  let written: { uts: string | number; invalid_kind: string | null }[] = [];
   if (data.scrobbles.length > 0) {
     const rows = data.scrobbles.map((s) => ({
       ...s,
@@ -57,20 +53,28 @@ async function imported(trx: Transaction<Database>, data: Imported): Promise<voi
       invalid_kind: classifyScrobble(s.uts, at.getTime()),
       imported_at: at,
     }));
-    const written = await trx.insertInto('scrobbles').values(rows).onConflict((oc) => oc.column('scrobble_id').doNothing()).returning('scrobble_id').execute();
-    inserted = written.length;
+    written = await trx.insertInto('scrobbles').values(rows).onConflict((oc) => oc.column('scrobble_id').doNothing()).returning(['uts', 'invalid_kind']).execute();
   }
-  const utses = data.scrobbles.map((s) => s.uts);
-  const newest = utses.length ? Math.max(...utses) : null;
-  const oldest = utses.length ? Math.min(...utses) : null;
+  const valid = written.filter((r) => r.invalid_kind === null).map((r) => Number(r.uts));
+  const newest = valid.length ? Math.max(...valid) : null;
+  const oldest = valid.length ? Math.min(...valid) : null;
   const refreshed = data.task_id === null ? at : null;
   await trx
     .insertInto('scrobble_mirror')
-    .values({ username_key: key, scrobbler_username: data.scrobbler_username, scrobble_count: inserted, newest_uts: newest, oldest_uts: oldest, last_imported_at: at, last_refreshed_at: refreshed })
+    .values({
+      username_key: key,
+      scrobbler_username: data.scrobbler_username,
+      scrobble_count: written.length,
+      valid_count: valid.length,
+      newest_uts: newest,
+      oldest_uts: oldest,
+      last_imported_at: at,
+      last_refreshed_at: refreshed,
+    })
     .onConflict((oc) =>
-      oc.column('username_key').doUpdateSet({
-        scrobbler_username: data.scrobbler_username,
-        scrobble_count: sql`scrobble_mirror.scrobble_count + ${inserted}`,
+      oc.columns(['username_key', 'scrobbler_username']).doUpdateSet({
+        scrobble_count: sql`scrobble_mirror.scrobble_count + ${written.length}`,
+        valid_count: sql`scrobble_mirror.valid_count + ${valid.length}`,
         newest_uts: sql`greatest(scrobble_mirror.newest_uts, excluded.newest_uts)`,
         oldest_uts: sql`least(scrobble_mirror.oldest_uts, excluded.oldest_uts)`,
         last_imported_at: at,
@@ -78,4 +82,25 @@ async function imported(trx: Transaction<Database>, data: Imported): Promise<voi
       }),
     )
     .execute();
+}
+
+async function deleted(trx: Transaction<Database>, data: Deleted): Promise<void> {
+  if (data.scrobble_ids.length === 0) return;
+  const key = usernameKey(data.username);
+  const removed = await trx.deleteFrom('scrobbles').where('username_key', '=', key).where('scrobble_id', 'in', data.scrobble_ids).returning(['scrobbler_username', 'invalid_kind']).execute();
+  const byAccount = new Map<string, { all: number; valid: number }>();
+  for (const r of removed) {
+    const counts = byAccount.get(r.scrobbler_username) ?? { all: 0, valid: 0 };
+    counts.all++;
+    if (r.invalid_kind === null) counts.valid++;
+    byAccount.set(r.scrobbler_username, counts);
+  }
+  for (const [account, counts] of byAccount) {
+    await trx
+      .updateTable('scrobble_mirror')
+      .set({ scrobble_count: sql`scrobble_count - ${counts.all}`, valid_count: sql`valid_count - ${counts.valid}` })
+      .where('username_key', '=', key)
+      .where('scrobbler_username', '=', account)
+      .execute();
+  }
 }

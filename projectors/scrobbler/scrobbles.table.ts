@@ -22,11 +22,15 @@ export interface ScrobblesTable {
   imported_at: Date;
 }
 
-/** The mirror's state per user: how much is there and when it was last brought up to date. */
+/**
+ * The mirror per user and scrobbler account: how much is there (all, and without impossible
+ * timestamps: what listings count) and when it was last brought up to date.
+ */
 export interface ScrobbleMirrorTable {
   username_key: string;
   scrobbler_username: string;
   scrobble_count: BigIntColumn;
+  valid_count: BigIntColumn;
   newest_uts: ColumnType<string | number | null, number | null, number | null>;
   oldest_uts: ColumnType<string | number | null, number | null, number | null>;
   last_imported_at: Date | null;

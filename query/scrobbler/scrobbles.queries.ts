@@ -49,11 +49,11 @@ export function toScrobbleRecord(row: Selectable<ScrobblesTable>): ScrobbleRecor
  */
 export async function recentScrobbles(db: Kysely<Database>, userKey: string, scrobblerUsername: string, page: number, limit: number) {
   const mine = db.selectFrom('scrobbles').where('username_key', '=', userKey).where('scrobbler_username', '=', scrobblerUsername).where('invalid_kind', 'is', null);
-  const [rows, total] = await Promise.all([
+  const [rows, mirror] = await Promise.all([
     mine.selectAll().orderBy('uts', 'desc').orderBy('scrobble_id', 'desc').limit(limit).offset(offsetOf(page, limit)).execute(),
-    mine.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+    mirrorOf(db, userKey, scrobblerUsername),
   ]);
-  return { items: rows.map(toScrobbleRecord), total: Number(total.n), page, limit };
+  return { items: rows.map(toScrobbleRecord), total: Number(mirror?.valid_count ?? 0), page, limit };
 }
 
 export async function findScrobble(db: Kysely<Database>, scrobbleId: string) {
@@ -61,8 +61,8 @@ export async function findScrobble(db: Kysely<Database>, scrobbleId: string) {
   return row ? { ...toScrobbleRecord(row), username_key: row.username_key } : undefined;
 }
 
-export async function mirrorOf(db: Kysely<Database>, userKey: string) {
-  return db.selectFrom('scrobble_mirror').selectAll().where('username_key', '=', userKey).executeTakeFirst();
+export async function mirrorOf(db: Kysely<Database>, userKey: string, scrobblerUsername: string) {
+  return db.selectFrom('scrobble_mirror').selectAll().where('username_key', '=', userKey).where('scrobbler_username', '=', scrobblerUsername).executeTakeFirst();
 }
 
 /** Runs of a task family started by one user, newest first. */

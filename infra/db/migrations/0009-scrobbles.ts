@@ -24,12 +24,14 @@ export async function up(db: Kysely<any>): Promise<void> {
 
   await db.schema
     .createTable('scrobble_mirror')
-    .addColumn('username_key', 'text', (c) => c.primaryKey())
+    .addColumn('username_key', 'text', (c) => c.notNull())
     .addColumn('scrobbler_username', 'text', (c) => c.notNull())
     .addColumn('scrobble_count', 'bigint', (c) => c.notNull().defaultTo(0))
+    .addColumn('valid_count', 'bigint', (c) => c.notNull().defaultTo(0))
     .addColumn('newest_uts', 'bigint')
     .addColumn('oldest_uts', 'bigint')
     .addColumn('last_imported_at', 'timestamptz')
     .addColumn('last_refreshed_at', 'timestamptz')
+    .addPrimaryKeyConstraint('scrobble_mirror_pk', ['username_key', 'scrobbler_username'])
     .execute();
 }

@@ -75,4 +75,12 @@ describe('admin invalid scrobbles: list by bucket, delete, purge', () => {
     expect((await admin.post('/admin/scrobbles/invalid/purge', {})).status).to.equal(422);
     expect((await user.get('/scrobbler/me/recent-tracks')).body.total).to.equal(2);
   });
+
+  it('an admin may delete a valid scrobble too; the listing and its count follow', async () => {
+    const [first] = (await user.get('/scrobbler/me/recent-tracks')).body.items;
+    expect((await admin.delete(`/admin/scrobbles/${first.scrobble_id}`)).status).to.equal(200);
+    const recent = await user.get('/scrobbler/me/recent-tracks');
+    expect(recent.body.total).to.equal(1);
+    expect(recent.body.items.map((s: { track: string }) => s.track)).to.deep.equal(['Words']);
+  });
 });

@@ -15,7 +15,7 @@ async function finished(client: ApiClient, taskId: string) {
 /** What the read model holds, in a stable order, to compare a rebuild with the live one. */
 async function snapshot(app: TestApp) {
   const scrobbles = await app.ctx.db.selectFrom('scrobbles').selectAll().orderBy('scrobble_id').execute();
-  const mirror = await app.ctx.db.selectFrom('scrobble_mirror').select(['username_key', 'scrobbler_username', 'scrobble_count', 'newest_uts', 'oldest_uts']).orderBy('username_key').execute();
+  const mirror = await app.ctx.db.selectFrom('scrobble_mirror').select(['username_key', 'scrobbler_username', 'scrobble_count', 'valid_count', 'newest_uts', 'oldest_uts']).orderBy('username_key').execute();
   return JSON.stringify({ scrobbles, mirror });
 }
 

@@ -1,0 +1,38 @@
+import type { AppContext } from '../../infra/context.ts';
+import { handleCommand } from '../../infra/eventstore/command-handler.ts';
+import type { SessionUser } from '../../infra/http/auth.ts';
+import type { WithoutMeta } from '../../shared/commands.ts';
+import type { Kind } from '../../shared/events/canonical.events.ts';
+import type { CommentEvent } from '../../shared/events/me.events.ts';
+import { newId } from '../../shared/ids.ts';
+import { commentStream } from '../../shared/streams.ts';
+import { canonicalCommands } from '../canonical/canonical-commands.ts';
+import * as comments from './comments.decider.ts';
+import type { CommentCommand, CommentState } from './comments.decider.ts';
+
+/** The caller's notes: posted on the end of the entity's merge chain, edited and deleted by their author only. */
+export function commentCommands(ctx: AppContext, user: SessionUser) {
+  function onComment(commentId: string, command: WithoutMeta<CommentCommand>) {
+    const meta = { commentId, username: user.username, now: new Date().toISOString() };
+    return handleCommand<CommentState, CommentCommand, CommentEvent>(ctx.store, commentStream(commentId), comments, { ...command, meta } as CommentCommand, {
+      actor: user.username,
+    });
+  }
+
+  return {
+    async post(kind: Kind, id: string, body: string) {
+      const canonicalId = await canonicalCommands(ctx, user.username).finalId(kind, id);
+      const commentId = newId();
+      const handled = await onComment(commentId, { type: 'PostComment', kind, canonicalId, body });
+      return { commentId, position: handled.result?.position };
+    },
+
+    async edit(commentId: string, body: string) {
+      return (await onComment(commentId, { type: 'EditComment', body })).result?.position;
+    },
+
+    async delete(commentId: string) {
+      return (await onComment(commentId, { type: 'DeleteComment' })).result?.position;
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import type { Kind } from '../../shared/events/canonical.events.ts';
+import type { FavoriteEvent } from '../../shared/events/me.events.ts';
+import { assertNever } from '../../shared/never.ts';
+
+/** One user's favorite of one canonical entity, stream `favorite-<user>.<kind>.<id>`. */
+export interface FavoriteState {
+  favorited: boolean;
+  since: string | null;
+}
+
+export const initialState = (): FavoriteState => ({ favorited: false, since: null });
+
+export function evolve(state: FavoriteState, event: FavoriteEvent): FavoriteState {
+  switch (event.type) {
+    case 'FavoriteAdded':
+      return { favorited: true, since: event.data.at };
+    case 'FavoriteRemoved':
+      return { favorited: false, since: null };
+    default:
+      return assertNever(event);
+  }
+}
+
+interface Meta {
+  username: string;
+  kind: Kind;
+  /** The id the stream is recorded under. */
+  canonicalId: string;
+  now: string;
+}
+
+export type FavoriteCommand = { type: 'AddFavorite'; meta: Meta } | { type: 'RemoveFavorite'; meta: Meta };
+
+/** Adding twice and removing what is not there both decide nothing: the client may repeat itself. */
+export function decide(state: FavoriteState, command: FavoriteCommand): FavoriteEvent[] {
+  const { username, kind, canonicalId: canonical_id, now: at } = command.meta;
+  switch (command.type) {
+    case 'AddFavorite':
+      return state.favorited ? [] : [{ type: 'FavoriteAdded', data: { username, kind, canonical_id, at } }];
+    case 'RemoveFavorite':
+      return state.favorited ? [{ type: 'FavoriteRemoved', data: { username, kind, canonical_id, at } }] : [];
+    default:
+      return assertNever(command);
+  }
+}

@@ -75,11 +75,20 @@ export async function countVisible(db: Kysely<Database>, viewer: SessionUser, it
 export async function myComments(db: Kysely<Database>, username: string): Promise<z.infer<typeof MyCommentRow>[]> {
   const rows = await toRows(db, await db.selectFrom('comments').selectAll().where('username_key', '=', usernameKey(username)).orderBy('created_at', 'desc').orderBy('comment_id', 'desc').execute());
   const ids = [...new Set(rows.map((r) => r.canonical_id))];
-  const docs = ids.length === 0 ? [] : await db.selectFrom('canonical_docs').select(['id', 'kind', 'name', 'artist_name', 'album_title', 'cover_url']).where('id', 'in', ids).execute();
-  const byId = new Map(docs.map((d) => [d.id, d]));
+  const byId = await summaryDocs(db, ids);
   return rows.map((r) => {
     const doc = byId.get(r.canonical_id);
     const subtitle = doc?.kind === 'track' ? [doc.artist_name, doc.album_title].filter(Boolean).join(' · ') || null : (doc?.artist_name ?? null);
-    return { ...r, item: { kind: r.kind, canonical_id: r.canonical_id, title: doc?.name ?? null, subtitle, cover: doc?.cover_url ?? null } };
+    const cover = doc?.cover_url ?? (doc?.album_id ? byId.get(doc.album_id)?.cover_url : null) ?? null;
+    return { ...r, item: { kind: r.kind, canonical_id: r.canonical_id, title: doc?.name ?? null, subtitle, cover } };
   });
+}
+
+/** The docs the summaries need, with the albums of tracks (a track without a cover shows its album's). */
+async function summaryDocs(db: Kysely<Database>, ids: string[]) {
+  const columns = ['id', 'kind', 'name', 'artist_name', 'album_id', 'album_title', 'cover_url'] as const;
+  const docs = ids.length === 0 ? [] : await db.selectFrom('canonical_docs').select(columns).where('id', 'in', ids).execute();
+  const albums = [...new Set(docs.filter((d) => d.kind === 'track' && !d.cover_url && d.album_id).map((d) => d.album_id!))];
+  const extra = albums.length === 0 ? [] : await db.selectFrom('canonical_docs').select(columns).where('id', 'in', albums).execute();
+  return new Map([...extra, ...docs].map((d) => [d.id, d]));
 }

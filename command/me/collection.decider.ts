@@ -5,16 +5,18 @@ import { assertNever } from '../../shared/never.ts';
 export interface CollectionState {
   status: 'none' | 'wishlisted' | 'owned';
   wishlistedAt: string | null;
+  /** When the album entered the collection. */
+  since: string | null;
 }
 
-export const initialState = (): CollectionState => ({ status: 'none', wishlistedAt: null });
+export const initialState = (): CollectionState => ({ status: 'none', wishlistedAt: null, since: null });
 
 export function evolve(state: CollectionState, event: CollectionEvent): CollectionState {
   switch (event.type) {
     case 'AlbumAddedToWishlist':
-      return { status: 'wishlisted', wishlistedAt: event.data.at };
+      return { status: 'wishlisted', wishlistedAt: event.data.at, since: event.data.at };
     case 'AlbumAddedToOwned':
-      return { status: 'owned', wishlistedAt: event.data.wishlisted_at };
+      return { status: 'owned', wishlistedAt: event.data.wishlisted_at, since: event.data.wishlisted_at ?? event.data.at };
     case 'AlbumRemovedFromWishlist':
     case 'AlbumRemovedFromOwned':
       return initialState();
@@ -27,6 +29,8 @@ interface Meta {
   username: string;
   /** The id the stream is recorded under. */
   canonicalId: string;
+  /** When the caller's account was registered: what an earlier account of that name did is not theirs. */
+  userSince: string;
   now: string;
 }
 
@@ -36,12 +40,17 @@ export type CollectionCommand =
   | { type: 'AddToOwned'; meta: Meta }
   | { type: 'RemoveFromOwned'; meta: Meta };
 
+/** The state as this account sees it: a deleted namesake's albums are not in its collection. */
+export const standing = (state: CollectionState, userSince: string): CollectionState =>
+  state.status !== 'none' && state.since! >= userSince ? state : initialState();
+
 /**
  * An owned album is not wished for again; owning a wished-for album moves it and keeps when it
  * was wished for. Repeats and removals of what is not there decide nothing.
  */
-export function decide(state: CollectionState, command: CollectionCommand): CollectionEvent[] {
-  const { username, canonicalId: canonical_id, now: at } = command.meta;
+export function decide(current: CollectionState, command: CollectionCommand): CollectionEvent[] {
+  const { username, canonicalId: canonical_id, userSince, now: at } = command.meta;
+  const state = standing(current, userSince);
   switch (command.type) {
     case 'AddToWishlist':
       return state.status === 'none' ? [{ type: 'AlbumAddedToWishlist', data: { username, canonical_id, at } }] : [];

@@ -7,13 +7,14 @@ import type { CommentEvent } from '../../shared/events/me.events.ts';
 import { newId } from '../../shared/ids.ts';
 import { commentStream } from '../../shared/streams.ts';
 import { canonicalCommands } from '../canonical/canonical-commands.ts';
+import { accountSince } from './account-since.ts';
 import * as comments from './comments.decider.ts';
 import type { CommentCommand, CommentState } from './comments.decider.ts';
 
 /** The caller's notes: posted on the end of the entity's merge chain, edited and deleted by their author only. */
 export function commentCommands(ctx: AppContext, user: SessionUser) {
-  function onComment(commentId: string, command: WithoutMeta<CommentCommand>) {
-    const meta = { commentId, username: user.username, now: new Date().toISOString() };
+  async function onComment(commentId: string, command: WithoutMeta<CommentCommand>) {
+    const meta = { commentId, username: user.username, userSince: await accountSince(ctx, user), now: new Date().toISOString() };
     return handleCommand<CommentState, CommentCommand, CommentEvent>(ctx.store, commentStream(commentId), comments, { ...command, meta } as CommentCommand, {
       actor: user.username,
     });

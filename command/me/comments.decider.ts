@@ -9,14 +9,15 @@ export interface CommentState {
   status: 'none' | 'posted' | 'deleted';
   author: string | null;
   body: string | null;
+  postedAt: string | null;
 }
 
-export const initialState = (): CommentState => ({ status: 'none', author: null, body: null });
+export const initialState = (): CommentState => ({ status: 'none', author: null, body: null, postedAt: null });
 
 export function evolve(state: CommentState, event: CommentEvent): CommentState {
   switch (event.type) {
     case 'CommentPosted':
-      return { status: 'posted', author: event.data.username, body: event.data.body };
+      return { status: 'posted', author: event.data.username, body: event.data.body, postedAt: event.data.at };
     case 'CommentEdited':
       return { ...state, body: event.data.body };
     case 'CommentDeleted':
@@ -30,6 +31,8 @@ interface Meta {
   commentId: string;
   /** The caller: only the author edits or deletes, whatever their role. */
   username: string;
+  /** When the caller's account was registered: a deleted namesake's notes are not theirs. */
+  userSince: string;
   now: string;
 }
 
@@ -39,13 +42,14 @@ export type CommentCommand =
   | { type: 'DeleteComment'; meta: Meta };
 
 export function decide(state: CommentState, command: CommentCommand): CommentEvent[] {
-  const { commentId: comment_id, username, now: at } = command.meta;
+  const { commentId: comment_id, username, userSince, now: at } = command.meta;
   if (command.type === 'PostComment') {
     if (state.status !== 'none') throw new Conflict(`comment ${comment_id} already exists`);
     return [{ type: 'CommentPosted', data: { comment_id, username, kind: command.kind, canonical_id: command.canonicalId, body: command.body, at } }];
   }
   // Someone else's note and no note at all look the same: the caller learns nothing about others' notes.
-  if (state.status !== 'posted' || usernameKey(state.author!) !== usernameKey(username)) throw new CommentNotFound();
+  const mine = usernameKey(state.author ?? '') === usernameKey(username) && state.postedAt! >= userSince;
+  if (state.status !== 'posted' || !mine) throw new CommentNotFound();
   switch (command.type) {
     case 'EditComment':
       return state.body === command.body ? [] : [{ type: 'CommentEdited', data: { comment_id, username, body: command.body, at } }];

@@ -26,19 +26,25 @@ interface Meta {
   kind: Kind;
   /** The id the stream is recorded under. */
   canonicalId: string;
+  /** When the caller's account was registered: what an earlier account of that name did is not theirs. */
+  userSince: string;
   now: string;
 }
 
 export type FavoriteCommand = { type: 'AddFavorite'; meta: Meta } | { type: 'RemoveFavorite'; meta: Meta };
 
+/** A favorite of this account: added since it was registered (a deleted namesake's do not count). */
+export const stands = (state: FavoriteState, userSince: string): boolean => state.favorited && state.since! >= userSince;
+
 /** Adding twice and removing what is not there both decide nothing: the client may repeat itself. */
 export function decide(state: FavoriteState, command: FavoriteCommand): FavoriteEvent[] {
-  const { username, kind, canonicalId: canonical_id, now: at } = command.meta;
+  const { username, kind, canonicalId: canonical_id, userSince, now: at } = command.meta;
+  const favorited = stands(state, userSince);
   switch (command.type) {
     case 'AddFavorite':
-      return state.favorited ? [] : [{ type: 'FavoriteAdded', data: { username, kind, canonical_id, at } }];
+      return favorited ? [] : [{ type: 'FavoriteAdded', data: { username, kind, canonical_id, at } }];
     case 'RemoveFavorite':
-      return state.favorited ? [{ type: 'FavoriteRemoved', data: { username, kind, canonical_id, at } }] : [];
+      return favorited ? [{ type: 'FavoriteRemoved', data: { username, kind, canonical_id, at } }] : [];
     default:
       return assertNever(command);
   }

@@ -9,6 +9,7 @@ import type { CollectionEvent, FavoriteEvent } from '../../shared/events/me.even
 import { albumCollectionStream, favoriteStream } from '../../shared/streams.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 import { canonicalCommands } from '../canonical/canonical-commands.ts';
+import { accountSince } from './account-since.ts';
 import * as collection from './collection.decider.ts';
 import type { CollectionCommand, CollectionState } from './collection.decider.ts';
 import * as favorites from './favorites.decider.ts';
@@ -37,13 +38,16 @@ export function meCommands(ctx: AppContext, user: SessionUser) {
     return { end, ids: (await idsEndingAt(ctx.db, kind, [end])).get(end)! };
   }
 
-  function onFavorite(kind: Kind, id: string, command: WithoutMeta<FavoriteCommand>) {
-    const meta = { username: user.username, kind, canonicalId: id, now: now() };
+  let registered: Promise<string> | undefined;
+  const userSince = () => (registered ??= accountSince(ctx, user));
+
+  async function onFavorite(kind: Kind, id: string, command: WithoutMeta<FavoriteCommand>) {
+    const meta = { username: user.username, kind, canonicalId: id, userSince: await userSince(), now: now() };
     return handleCommand<FavoriteState, FavoriteCommand, FavoriteEvent>(ctx.store, favoriteStream(userKey, kind, id), favorites, { ...command, meta }, metadata);
   }
 
-  function onAlbum(id: string, command: WithoutMeta<CollectionCommand>) {
-    const meta = { username: user.username, canonicalId: id, now: now() };
+  async function onAlbum(id: string, command: WithoutMeta<CollectionCommand>) {
+    const meta = { username: user.username, canonicalId: id, userSince: await userSince(), now: now() };
     return handleCommand<CollectionState, CollectionCommand, CollectionEvent>(ctx.store, albumCollectionStream(userKey, id), collection, { ...command, meta }, metadata);
   }
 
@@ -62,8 +66,9 @@ export function meCommands(ctx: AppContext, user: SessionUser) {
   return {
     async addFavorite(kind: Kind, id: string): Promise<Changed> {
       const { end, ids } = await chain(kind, id);
+      const since = await userSince();
       const states = await Promise.all(ids.map((i) => fold(favoriteStream(userKey, kind, i), favorites)));
-      if (states.some((s) => s.favorited)) return { canonicalId: end, changed: false };
+      if (states.some((s) => favorites.stands(s, since))) return { canonicalId: end, changed: false };
       return { canonicalId: end, ...(await onEach([end], (i) => onFavorite(kind, i, { type: 'AddFavorite' }))) };
     },
 
@@ -74,7 +79,8 @@ export function meCommands(ctx: AppContext, user: SessionUser) {
 
     async addToWishlist(id: string): Promise<Changed> {
       const { end, ids } = await chain('album', id);
-      const states = await Promise.all(ids.map((i) => fold(albumCollectionStream(userKey, i), collection)));
+      const since = await userSince();
+      const states = (await Promise.all(ids.map((i) => fold(albumCollectionStream(userKey, i), collection)))).map((s) => collection.standing(s, since));
       if (states.some((s) => s.status !== 'none')) return { canonicalId: end, changed: false };
       return { canonicalId: end, ...(await onEach([end], (i) => onAlbum(i, { type: 'AddToWishlist' }))) };
     },
@@ -82,7 +88,8 @@ export function meCommands(ctx: AppContext, user: SessionUser) {
     /** Moves every wished-for alias (keeping when it was wished for), or records a new owned album. */
     async addToOwned(id: string): Promise<Changed> {
       const { end, ids } = await chain('album', id);
-      const states = await Promise.all(ids.map((i) => fold(albumCollectionStream(userKey, i), collection)));
+      const since = await userSince();
+      const states = (await Promise.all(ids.map((i) => fold(albumCollectionStream(userKey, i), collection)))).map((s) => collection.standing(s, since));
       if (states.some((s) => s.status === 'owned')) return { canonicalId: end, changed: false };
       const wished = ids.filter((_, n) => states[n]!.status === 'wishlisted');
       return { canonicalId: end, ...(await onEach(wished.length > 0 ? wished : [end], (i) => onAlbum(i, { type: 'AddToOwned' }))) };

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import type { ApiClient, TestApp } from '../../support/api.ts';
 import { startTestApp } from '../../support/api.ts';
-import { signedInAs } from '../../support/given.ts';
+import { signedInAdmin, signedInAs } from '../../support/given.ts';
 import { givenMusic } from './entities.ts';
 
 /**
@@ -76,5 +76,26 @@ describe('me: a second user gets nothing of the first user\'s', () => {
     await intruder.post(`/me/comments/album/${music.albumId}`, { body: 'intruder note' });
     expect((await intruder.get(`/me/comments/album/${music.albumId}`)).body.map((c: { body: string }) => c.body)).to.deep.equal(['intruder note']);
     expect(await snapshot()).to.deep.equal(before);
+  });
+
+  it('a namesake registered after the owner\'s account was deleted starts empty and cannot touch the old notes', async () => {
+    const first = await signedInAs(app, 'viewer');
+    const { albumId, trackId } = await givenMusic(app);
+    await first.client.post('/me/favorites/tracks', { canonical_id: trackId });
+    await first.client.post('/me/albums/wishlist', { canonical_id: albumId });
+    const note = (await first.client.post(`/me/comments/album/${albumId}`, { body: 'old life' })).body;
+    const admin = await signedInAdmin(app);
+    expect((await admin.delete(`/auth/users/${first.username}`)).status).to.equal(200);
+    const namesake = app.client();
+    expect((await namesake.post('/auth/register', { username: first.username, password: 'another-password' })).status).to.equal(200);
+    for (const path of ['/me/favorites/tracks', '/me/albums/wishlist', '/me/comments', `/me/comments/album/${albumId}`]) {
+      expect((await namesake.get(path)).body, path).to.deep.equal([]);
+    }
+    expect((await namesake.patch(`/me/comments/${note.id}`, { body: 'rewritten' })).status).to.equal(404);
+    expect((await namesake.delete(`/me/favorites/tracks/${trackId}`)).body.removed).to.equal(false);
+    expect((await namesake.post('/me/albums/owned', { canonical_id: albumId })).body).to.include({ status: 'owned', wishlisted_at: null });
+    expect((await namesake.post('/me/favorites/tracks', { canonical_id: trackId })).status).to.equal(200);
+    expect((await namesake.get('/me/favorites/tracks')).body.map((r: { id: string }) => r.id)).to.deep.equal([trackId]);
+    expect((await admin.get(`/me/comments/album/${albumId}`)).body).to.deep.equal([]);
   });
 });

@@ -12,8 +12,8 @@ const ownedFromWish: CollectionEvent = { type: 'AlbumAddedToOwned', data: { ...b
 function given(...events: CollectionEvent[]) {
   const state = events.reduce(collection.evolve, collection.initialState());
   return {
-    when: (type: collection.CollectionCommand['type']) => ({
-      then: (expected: CollectionEvent[]) => expect(collection.decide(state, { type, meta: { username: 'alice', canonicalId: 'A', now } })).to.deep.equal(expected),
+    when: (type: collection.CollectionCommand['type'], userSince = '2025-06-01T00:00:00.000Z') => ({
+      then: (expected: CollectionEvent[]) => expect(collection.decide(state, { type, meta: { username: 'alice', canonicalId: 'A', userSince, now } })).to.deep.equal(expected),
     }),
   };
 }
@@ -40,6 +40,14 @@ describe('album collection decider', () => {
     given(ownedFromWish).when('RemoveFromOwned').then([{ type: 'AlbumRemovedFromOwned', data: { ...base, at: now } }]);
     given(wished).when('RemoveFromOwned').then([]);
     given().when('RemoveFromOwned').then([]);
+  });
+
+  it('ignores what a deleted namesake wished for or owned before the account was registered', () => {
+    const later = '2026-01-15T00:00:00.000Z';
+    given(wished).when('AddToOwned', later).then([ownedDirectly]);
+    given(wished).when('RemoveFromWishlist', later).then([]);
+    given(ownedFromWish).when('RemoveFromOwned', later).then([]);
+    given(ownedFromWish).when('AddToWishlist', later).then([{ type: 'AlbumAddedToWishlist', data: { ...base, at: now } }]);
   });
 
   it('forgets the wish time once the album leaves the collection', () => {

@@ -13,9 +13,9 @@ const deleted: CommentEvent = { type: 'CommentDeleted', data: { comment_id: 'C',
 function given(...events: CommentEvent[]) {
   const state = events.reduce(comments.evolve, comments.initialState());
   return {
-    when: (command: WithoutMeta<CommentCommand>, username = 'alice') => ({
+    when: (command: WithoutMeta<CommentCommand>, username = 'alice', userSince = '2025-06-01T00:00:00.000Z') => ({
       then: (expected: CommentEvent[] | (new (...a: any[]) => Error)) => {
-        const run = () => comments.decide(state, { ...command, meta: { commentId: 'C', username, now: at } } as CommentCommand);
+        const run = () => comments.decide(state, { ...command, meta: { commentId: 'C', username, userSince, now: at } } as CommentCommand);
         if (typeof expected === 'function') expect(run).to.throw(expected);
         else expect(run()).to.deep.equal(expected);
       },
@@ -44,5 +44,10 @@ describe('comments decider', () => {
     given(posted).when({ type: 'EditComment', body: 'mine now' }, 'bob').then(comments.CommentNotFound);
     given(posted).when({ type: 'DeleteComment' }, 'admin').then(comments.CommentNotFound);
     given().when({ type: 'EditComment', body: 'x' }).then(comments.CommentNotFound);
+  });
+
+  it('a note of a deleted namesake is not the new account\'s', () => {
+    given(posted).when({ type: 'EditComment', body: 'mine now' }, 'alice', '2026-03-01T00:00:00.000Z').then(comments.CommentNotFound);
+    given(posted).when({ type: 'DeleteComment' }, 'alice', '2026-03-01T00:00:00.000Z').then(comments.CommentNotFound);
   });
 });

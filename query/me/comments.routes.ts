@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { findLiveRow } from '../canonical/canonical.queries.ts';
 import { NotFound } from '../../shared/errors.ts';
-import { CommentKind } from './comment-kind.ts';
+import { CommentKind, KindName, kindOf } from './comment-kind.ts';
 import { CommentRow, MyCommentRow, countVisible, myComments, thread } from './comments.queries.ts';
 
 export const commentQueryRoutes = [
@@ -13,13 +13,12 @@ export const commentQueryRoutes = [
     summary: 'How many notes the caller can see on each item',
     description: 'Answers a map `"<kind>::<canonical_id>"` → count, keyed as asked; admins count everyone\'s notes, others their own.',
     access: 'user',
-    body: z.object({ items: z.array(z.object({ kind: CommentKind, canonical_id: z.string().min(1).max(64) })).max(1000) }),
+    body: z.object({ items: z.array(z.object({ kind: KindName, canonical_id: z.string().min(1).max(64) })).max(1000) }),
     response: z.record(z.string(), z.number().int()),
-    handler: async ({ ctx, body, user, req }) => {
-      const counts = await countVisible(ctx.db, user, body.items);
+    handler: async ({ ctx, body, user }) => {
+      const counts = await countVisible(ctx.db, user, body.items.map((i) => ({ kind: kindOf(i.kind), canonical_id: i.canonical_id })));
       // Keyed by the kind as the client spelled it, so it finds its own keys.
-      const asked = (req.body as { items: { kind: string; canonical_id: string }[] }).items;
-      return Object.fromEntries(asked.map((item, n) => [`${item.kind}::${item.canonical_id}`, counts.get(`${body.items[n]!.kind}::${item.canonical_id}`) ?? 0]));
+      return Object.fromEntries(body.items.map((i) => [`${i.kind}::${i.canonical_id}`, counts.get(`${kindOf(i.kind)}::${i.canonical_id}`) ?? 0]));
     },
   }),
   defineRoute({

@@ -57,6 +57,8 @@ describe('me: notes', () => {
       expect(mine.status).to.equal(200);
       expect(mine.body).to.deep.equal({ [`album::${music.albumId}`]: 2, [`track::${music.trackId}`]: 1, [`artist::${music.artistId}`]: 0, 'album::unknown': 0 });
       expect((await admin.post('/me/comments/counts', { items: items.slice(0, 1) })).body).to.deep.equal({ [`album::${music.albumId}`]: 4 });
+      expect((await admin.post('/me/comments/counts', { items: [{ kind: 'albums', canonical_id: music.albumId }] })).body).to.deep.equal({ [`albums::${music.albumId}`]: 4 });
+      expect((await admin.post('/me/comments/counts', { items: [{ kind: 'playlist', canonical_id: music.albumId }] })).status).to.equal(422);
       expect((await bob.client.post('/me/comments/counts', { items: [] })).body).to.deep.equal({});
     });
 

@@ -72,8 +72,12 @@ export function albumObservation(album: CatalogAlbum | CatalogAlbumRef, artist: 
   };
 }
 
-/** A track; a tracklist row has no album of its own, so the caller passes the album it came from. */
-export function trackObservation(track: CatalogTrack, album?: Observation): Observation {
+/**
+ * A track; a tracklist row has no album of its own, so the caller passes the album it came from,
+ * and its artist is a bare `{id, name}`: `artists` offers fuller payloads of the same ids, so that
+ * observing the track does not strip the artist's picture.
+ */
+export function trackObservation(track: CatalogTrack, album?: Observation, artists: ReadonlyMap<number, CatalogArtist> = new Map()): Observation {
   const on = album ?? (track.album ? albumObservation(track.album, track.artist) : undefined);
   return {
     source: 'catalog',
@@ -90,13 +94,22 @@ export function trackObservation(track: CatalogTrack, album?: Observation): Obse
       year: yearOf(track.release_date) ?? (on?.facts.year as number | undefined),
       cover_url: on?.facts.cover_url,
     }),
-    artist: artistObservation(track.artist),
+    artist: artistObservation(fullest(track.artist, artists.get(track.artist.id))),
     ...(on ? { album: on } : {}),
   };
 }
 
 /** An album and every track of its tracklist, each track pointing at the album. */
-export function albumWithTracksObservations(payload: CatalogAlbumWithTracks): { album: Observation; tracks: Observation[] } {
-  const album = albumObservation(payload.album, payload.album.artist);
-  return { album, tracks: payload.tracks.map((track) => trackObservation(track, album)) };
+export function albumWithTracksObservations(payload: CatalogAlbumWithTracks): { album: Observation; tracks: Observation[]; artists: Map<number, CatalogArtist> } {
+  const artists = new Map<number, CatalogArtist>();
+  for (const artist of [payload.album.artist, ...(payload.album.contributors ?? [])]) artists.set(artist.id, fullest(artist, artists.get(artist.id)));
+  const album = albumObservation(payload.album, artists.get(payload.album.artist.id)!);
+  return { album, tracks: payload.tracks.map((track) => trackObservation(track, album, artists)), artists };
+}
+
+/** Of two payloads of one artist, the one that says more (list rows carry no pictures). */
+function fullest(artist: CatalogArtist, other: CatalogArtist | undefined): CatalogArtist {
+  if (!other) return artist;
+  const size = (a: CatalogArtist) => Object.values(a).filter((v) => v !== undefined && v !== '').length;
+  return size(other) > size(artist) ? other : artist;
 }

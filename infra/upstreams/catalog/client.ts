@@ -41,17 +41,46 @@ export interface CatalogClient {
   albumTracks(id: string | number): Promise<CatalogTrack[]>;
   albumWithTracks(id: string | number): Promise<CatalogAlbumWithTracks>;
   track(id: string | number): Promise<CatalogTrack>;
+  /** The track payload found by ISRC (`/track/isrc:{ISRC}`). */
+  trackByIsrc(isrc: string): Promise<CatalogTrack>;
+  /** The album payload found by UPC (`/album/upc:{UPC}`). */
+  albumByUpc(upc: string): Promise<CatalogAlbum>;
   relatedArtists(id: string | number, page?: PageOptions): Promise<CatalogPage<CatalogArtist>>;
   searchArtists(q: string, page?: PageOptions): Promise<CatalogPage<CatalogArtist>>;
   searchAlbums(q: string, page?: PageOptions): Promise<CatalogPage<CatalogAlbum>>;
   searchTracks(q: string, page?: PageOptions): Promise<CatalogPage<CatalogTrack>>;
 }
 
+type Get = <T>(path: string, schema: ZodType<T>, searchParams?: SearchParams) => Promise<T>;
+
 export function createCatalogClient(options: CatalogClientOptions): CatalogClient {
   const { retries = 3, retryBaseMs = 1000 } = options;
   const http = createUpstreamClient({ service: CATALOG_SERVICE, baseUrl: options.baseUrl, pacer: options.pacer, timeoutMs: options.timeoutMs, retryBaseMs });
+  const get = envelopeReader(http, retries, retryBaseMs);
+  const paged = (page: PageOptions = {}): SearchParams => ({ index: page.index, limit: page.limit });
+  const idOf = (id: string | number) => encodeURIComponent(String(id));
+  const albumTracks = (id: string | number) => walkTracklist(get, `/album/${idOf(id)}/tracks`);
+  return {
+    artist: (id) => get(`/artist/${idOf(id)}`, CatalogArtist),
+    album: (id) => get(`/album/${idOf(id)}`, CatalogAlbum),
+    albumTracks,
+    async albumWithTracks(id) {
+      const album = await get(`/album/${idOf(id)}`, CatalogAlbum);
+      return { album, tracks: await albumTracks(album.id) };
+    },
+    track: (id) => get(`/track/${idOf(id)}`, CatalogTrack),
+    trackByIsrc: (isrc) => get(`/track/isrc:${encodeURIComponent(isrc)}`, CatalogTrack),
+    albumByUpc: (upc) => get(`/album/upc:${encodeURIComponent(upc)}`, CatalogAlbum),
+    relatedArtists: (id, page) => get(`/artist/${idOf(id)}/related`, CatalogPage(CatalogArtist), paged(page)),
+    searchArtists: (q, page) => get('/search/artist', CatalogPage(CatalogArtist), { q, ...paged(page) }),
+    searchAlbums: (q, page) => get('/search/album', CatalogPage(CatalogAlbum), { q, ...paged(page) }),
+    searchTracks: (q, page) => get('/search', CatalogPage(CatalogTrack), { q, ...paged(page) }),
+  };
+}
 
-  async function get<T>(path: string, schema: ZodType<T>, searchParams?: SearchParams): Promise<T> {
+/** GETs that read the HTTP-200 error envelope: "no data" is UpstreamNotFound, quota is retried. */
+function envelopeReader(http: UpstreamClient, retries: number, retryBaseMs: number): Get {
+  return async function get<T>(path: string, schema: ZodType<T>, searchParams?: SearchParams): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       const body = await http.getJson<unknown>(path, { searchParams });
       const envelope = CatalogErrorEnvelope.safeParse(body);
@@ -64,35 +93,18 @@ export function createCatalogClient(options: CatalogClientOptions): CatalogClien
       log.warn('upstream retry', { service: CATALOG_SERVICE, path, error: what, delayMs });
       await new Promise((resolve) => setTimeout(resolve, delayMs));
     }
-  }
-
-  const paged = (page: PageOptions = {}): SearchParams => ({ index: page.index, limit: page.limit });
-  const idOf = (id: string | number) => encodeURIComponent(String(id));
-
-  async function albumTracks(id: string | number): Promise<CatalogTrack[]> {
-    const tracks: CatalogTrack[] = [];
-    for (let page = 0; page < MAX_TRACK_PAGES; page++) {
-      const got = await get(`/album/${idOf(id)}/tracks`, CatalogPage(CatalogTrack), { index: tracks.length, limit: CATALOG_PAGE_LIMIT });
-      tracks.push(...got.data);
-      if (got.data.length === 0 || !got.next || (got.total !== undefined && tracks.length >= got.total)) break;
-    }
-    return tracks;
-  }
-
-  return {
-    artist: (id) => get(`/artist/${idOf(id)}`, CatalogArtist),
-    album: (id) => get(`/album/${idOf(id)}`, CatalogAlbum),
-    albumTracks,
-    async albumWithTracks(id) {
-      const album = await get(`/album/${idOf(id)}`, CatalogAlbum);
-      return { album, tracks: await albumTracks(album.id) };
-    },
-    track: (id) => get(`/track/${idOf(id)}`, CatalogTrack),
-    relatedArtists: (id, page) => get(`/artist/${idOf(id)}/related`, CatalogPage(CatalogArtist), paged(page)),
-    searchArtists: (q, page) => get('/search/artist', CatalogPage(CatalogArtist), { q, ...paged(page) }),
-    searchAlbums: (q, page) => get('/search/album', CatalogPage(CatalogAlbum), { q, ...paged(page) }),
-    searchTracks: (q, page) => get('/search', CatalogPage(CatalogTrack), { q, ...paged(page) }),
   };
+}
+
+/** Every row of a tracklist, page by page, until the total is reached or the pages run out. */
+async function walkTracklist(get: Get, path: string): Promise<CatalogTrack[]> {
+  const tracks: CatalogTrack[] = [];
+  for (let page = 0; page < MAX_TRACK_PAGES; page++) {
+    const got = await get(path, CatalogPage(CatalogTrack), { index: tracks.length, limit: CATALOG_PAGE_LIMIT });
+    tracks.push(...got.data);
+    if (got.data.length === 0 || !got.next || (got.total !== undefined && tracks.length >= got.total)) break;
+  }
+  return tracks;
 }
 
 function parse<T>(path: string, body: unknown, schema: ZodType<T>): T {

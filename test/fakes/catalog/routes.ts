@@ -14,7 +14,8 @@ const NO_DATA = { error: { type: 'DataException', message: 'no data', code: 800 
 const DEFAULT_LIMIT = 25;
 
 /** The catalog's public read API, as the recorded payloads show it: errors are HTTP 200 envelopes. */
-export function catalogRoutes(state: CatalogState, failures: Failure[]) {
+export function catalogRoutes(state: CatalogState, failures: Failure[], maxLimit = Number.POSITIVE_INFINITY) {
+  const page = (req: Request, res: Response, items: Json[]) => pageOf(req, res, items, maxLimit);
   return (app: Express) => {
     app.use((_req, res, next) => {
       const failure = failures.shift();
@@ -29,7 +30,7 @@ export function catalogRoutes(state: CatalogState, failures: Failure[]) {
       page(req, res, ids.map((id) => state.artists.get(id)!));
     });
     app.get('/album/:id', (req, res) => {
-      const album = state.albums.get(idParam(req));
+      const album = byCode(req, 'upc', state.albums) ?? state.albums.get(idParam(req));
       answer(res, album && { ...album, tracks: { data: tracksOf(state, album.id).map(embeddedTrack) } });
     });
     app.get('/album/:id/tracks', (req, res) => {
@@ -37,11 +38,18 @@ export function catalogRoutes(state: CatalogState, failures: Failure[]) {
       if (!album) return answer(res, undefined);
       page(req, res, tracksOf(state, album.id).map(tracklistRow));
     });
-    app.get('/track/:id', (req, res) => answer(res, state.tracks.get(idParam(req))));
+    app.get('/track/:id', (req, res) => answer(res, byCode(req, 'isrc', state.tracks) ?? state.tracks.get(idParam(req))));
     app.get('/search/artist', (req, res) => page(req, res, matching([...state.artists.values()], 'name', req)));
     app.get('/search/album', (req, res) => page(req, res, matching([...state.albums.values()], 'title', req)));
     app.get('/search', (req, res) => page(req, res, matching([...state.tracks.values()], 'title', req)));
   };
+}
+
+/** `/track/isrc:{ISRC}` and `/album/upc:{UPC}` look an entity up by its code instead of its id. */
+function byCode(req: Request, code: 'isrc' | 'upc', items: Map<number, Json>): Json | undefined {
+  const [prefix, value] = String(req.params.id).split(':');
+  if (prefix !== code || !value) return undefined;
+  return [...items.values()].find((item) => item[code] === value);
 }
 
 function idParam(req: Request): number {
@@ -61,9 +69,9 @@ function matching(items: Json[], field: string, req: Request): Json[] {
 }
 
 /** `{data, total, prev?, next?}`, paged by `index`/`limit`, with absolute links that keep the query. */
-function page(req: Request, res: Response, items: Json[]): void {
+function pageOf(req: Request, res: Response, items: Json[], maxLimit: number): void {
   const index = Math.max(0, Number(req.query.index ?? 0) || 0);
-  const limit = Math.max(1, Number(req.query.limit ?? DEFAULT_LIMIT) || DEFAULT_LIMIT);
+  const limit = Math.min(maxLimit, Math.max(1, Number(req.query.limit ?? DEFAULT_LIMIT) || DEFAULT_LIMIT));
   const body: Json = { data: items.slice(index, index + limit), total: items.length };
   const link = (at: number) => {
     const url = new URL(req.originalUrl, `http://${req.headers.host}`);

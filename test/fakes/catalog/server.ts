@@ -27,13 +27,15 @@ export interface CatalogFake extends Fake {
 export interface CatalogFakeOptions {
   /** Start with the recorded payloads (Daft Punk's Discovery, Die With A Smile). Default true. */
   fixtures?: boolean;
+  /** The largest page served whatever `limit` asks, to exercise paging with few items. */
+  maxLimit?: number;
 }
 
 export async function startCatalogFake(options: CatalogFakeOptions = {}): Promise<CatalogFake> {
   const state = emptyState();
   if (options.fixtures ?? true) loadFixtures(state);
   const failures: Failure[] = [];
-  const fake = await startFake(catalogRoutes(state, failures));
+  const fake = await startFake(catalogRoutes(state, failures, options.maxLimit));
   return {
     ...fake,
     addArtist: (artist) => addArtist(state, artist),

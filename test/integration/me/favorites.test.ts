@@ -92,6 +92,15 @@ describe('me: favorites', () => {
     expect(events[0]!.data).to.have.property('at');
   });
 
+  it('five simultaneous adds of one favorite record it once', async () => {
+    const { username, client } = await signedInAs(app, 'viewer');
+    const t = await givenMusic(app);
+    const answers = await Promise.all([1, 2, 3, 4, 5].map(() => client.post('/me/favorites/tracks', { canonical_id: t.trackId })));
+    expect(answers.map((r) => r.status)).to.deep.equal([200, 200, 200, 200, 200]);
+    expect(new Set(answers.map((r) => r.body.added_at)).size).to.equal(1);
+    expect((await app.ctx.store.readStream(`favorite-${username}.track.${t.trackId}`)).map((e) => e.type)).to.deep.equal(['FavoriteAdded']);
+  });
+
   describe('given a catalog id only', () => {
     it('when a track is added by catalog id, then the canonical is seeded from the catalog and favorited', async () => {
       const res = await viewer.post('/me/favorites/tracks', { catalog_id: 3135556 });

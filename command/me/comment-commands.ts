@@ -4,6 +4,7 @@ import type { SessionUser } from '../../infra/http/auth.ts';
 import type { WithoutMeta } from '../../shared/commands.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import type { CommentEvent } from '../../shared/events/me.events.ts';
+import { NotFound } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { commentStream } from '../../shared/streams.ts';
 import { canonicalCommands } from '../canonical/canonical-commands.ts';
@@ -11,7 +12,7 @@ import { accountSince } from './account-since.ts';
 import * as comments from './comments.decider.ts';
 import type { CommentCommand, CommentState } from './comments.decider.ts';
 
-/** The caller's notes: posted on the end of the entity's merge chain, edited and deleted by their author only. */
+/** The caller's notes: filed under the end of the entity's merge chain, edited and deleted by their author only. */
 export function commentCommands(ctx: AppContext, user: SessionUser) {
   async function onComment(commentId: string, command: WithoutMeta<CommentCommand>) {
     const meta = { commentId, username: user.username, userSince: await accountSince(ctx, user), now: new Date().toISOString() };
@@ -20,9 +21,22 @@ export function commentCommands(ctx: AppContext, user: SessionUser) {
     });
   }
 
+  /**
+   * The end of the entity's merge chain. Ids are opaque to the interface and a note names no more
+   * than kind and id, so a note on an id the canonical layer does not know is kept under that id.
+   */
+  async function filedUnder(kind: Kind, id: string): Promise<string> {
+    try {
+      return await canonicalCommands(ctx, user.username).finalId(kind, id);
+    } catch (error) {
+      if (error instanceof NotFound) return id;
+      throw error;
+    }
+  }
+
   return {
     async post(kind: Kind, id: string, body: string) {
-      const canonicalId = await canonicalCommands(ctx, user.username).finalId(kind, id);
+      const canonicalId = await filedUnder(kind, id);
       const commentId = newId();
       const handled = await onComment(commentId, { type: 'PostComment', kind, canonicalId, body });
       return { commentId, position: handled.result?.position };

@@ -29,12 +29,11 @@ export const commentWriteRoutes = [
     path: '/me/comments/{kind}/{canonical_id}',
     tag: 'me',
     summary: 'Write a note on an artist, album or track',
-    description: 'The note is filed under the end of the entity\'s merge chain.',
+    description: 'The note is filed under the end of the entity\'s merge chain; an id the canonical layer does not know is kept as given.',
     access: 'user',
     params: z.object({ kind: CommentKind, canonical_id: z.string().min(1).max(64) }),
     body: CommentBody,
     response: CommentRow,
-    errors: { 404: 'Unknown entity' },
     handler: async ({ ctx, params, body, user }) => {
       const posted = await commentCommands(ctx, user).post(params.kind, params.canonical_id, body.body);
       await ctx.settle(posted.position);

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { findLiveRow } from '../canonical/canonical.queries.ts';
-import { NotFound } from '../../shared/errors.ts';
 import { CommentKind, KindName, kindOf } from './comment-kind.ts';
 import { CommentRow, MyCommentRow, countVisible, myComments, thread } from './comments.queries.ts';
 
@@ -39,11 +38,9 @@ export const commentQueryRoutes = [
     access: 'user',
     params: z.object({ kind: CommentKind, canonical_id: z.string().min(1).max(64) }),
     response: z.array(CommentRow),
-    errors: { 404: 'Unknown entity' },
     handler: async ({ ctx, params, user }) => {
       const row = await findLiveRow(ctx.db, params.kind, params.canonical_id);
-      if (!row) throw new NotFound(`${params.kind} not found`);
-      return thread(ctx.db, user, params.kind, row.id);
+      return thread(ctx.db, user, params.kind, row?.id ?? params.canonical_id);
     },
   }),
 ];

@@ -102,18 +102,26 @@ describe('me: notes', () => {
     });
   });
 
-  it('refuses empty, blank and over-long bodies (422), unknown kinds (422) and unknown entities (404)', async () => {
+  it('refuses empty, blank and over-long bodies (422) and unknown kinds (422)', async () => {
     const { client } = await signedInAs(app, 'viewer');
-    const { albumId, trackId } = await givenMusic(app);
+    const { albumId } = await givenMusic(app);
     for (const body of [{ body: '' }, { body: '   ' }, { body: 'x'.repeat(10_001) }, {}]) {
       expect((await client.post(`/me/comments/album/${albumId}`, body)).status, JSON.stringify(body).slice(0, 30)).to.equal(422);
     }
     expect((await client.post(`/me/comments/album/${albumId}`, { body: 'x'.repeat(10_000) })).status).to.equal(200);
     expect((await client.post(`/me/comments/playlist/${albumId}`, { body: 'hi' })).status).to.equal(422);
-    expect((await client.post(`/me/comments/album/${trackId}`, { body: 'hi' })).status).to.equal(404);
-    expect((await client.get('/me/comments/album/01HZZZZZZZZZZZZZZZZZZZZZZZ')).status).to.equal(404);
     const note = (await client.post(`/me/comments/album/${albumId}`, { body: 'short' })).body;
     expect((await client.patch(`/me/comments/${note.id}`, { body: '' })).status).to.equal(422);
+  });
+
+  it('a note on an id the canonical layer does not know is kept under that id, with an empty summary', async () => {
+    const { client } = await signedInAs(app, 'viewer');
+    const posted = await client.post('/me/comments/track/not-a-canonical-id', { body: 'about something else' });
+    expect(posted.status).to.equal(200);
+    expect(posted.body).to.include({ kind: 'track', canonical_id: 'not-a-canonical-id' });
+    expect((await client.get('/me/comments/track/not-a-canonical-id')).body.map((n: { id: string }) => n.id)).to.deep.equal([posted.body.id]);
+    expect((await client.get('/me/comments/album/not-a-canonical-id')).body).to.deep.equal([]);
+    expect((await client.get('/me/comments')).body[0].item).to.deep.equal({ kind: 'track', canonical_id: 'not-a-canonical-id', title: null, subtitle: null, cover: null });
   });
 
   it('notes follow merge chains: posted through a merged-away id, read through any id of the chain', async () => {

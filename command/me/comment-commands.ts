@@ -42,8 +42,9 @@ export function commentCommands(ctx: AppContext, user: SessionUser) {
       return { commentId, position: handled.result?.position };
     },
 
+    /** The position to wait for; an unchanged body waits for the head of the log (a concurrent edit may be the reason). */
     async edit(commentId: string, body: string) {
-      return (await onComment(commentId, { type: 'EditComment', body })).result?.position;
+      return (await onComment(commentId, { type: 'EditComment', body })).result?.position ?? ctx.store.headPosition();
     },
 
     async delete(commentId: string) {

@@ -19,7 +19,11 @@ export interface Changed {
   /** The id the request's id stands for now: the end of its merge chain. */
   canonicalId: string;
   changed: boolean;
-  position?: Position;
+  /**
+   * What the answer must wait for: the append, or when nothing changed the head of the log (the
+   * state that made it a no-op may be a concurrent request's write, not yet in the read model).
+   */
+  position: Position;
 }
 
 /**
@@ -60,7 +64,11 @@ export function meCommands(ctx: AppContext, user: SessionUser) {
   async function onEach(ids: string[], run: (id: string) => Promise<{ result?: { position: Position } }>): Promise<Omit<Changed, 'canonicalId'>> {
     let position: Position | undefined;
     for (const id of ids) position = (await run(id)).result?.position ?? position;
-    return { changed: position !== undefined, ...(position ? { position } : {}) };
+    return position ? { changed: true, position } : unchanged();
+  }
+
+  async function unchanged(): Promise<Omit<Changed, 'canonicalId'>> {
+    return { changed: false, position: await ctx.store.headPosition() };
   }
 
   return {
@@ -68,7 +76,7 @@ export function meCommands(ctx: AppContext, user: SessionUser) {
       const { end, ids } = await chain(kind, id);
       const since = await userSince();
       const states = await Promise.all(ids.map((i) => fold(favoriteStream(userKey, kind, i), favorites)));
-      if (states.some((s) => favorites.stands(s, since))) return { canonicalId: end, changed: false };
+      if (states.some((s) => favorites.stands(s, since))) return { canonicalId: end, ...(await unchanged()) };
       return { canonicalId: end, ...(await onEach([end], (i) => onFavorite(kind, i, { type: 'AddFavorite' }))) };
     },
 
@@ -81,7 +89,7 @@ export function meCommands(ctx: AppContext, user: SessionUser) {
       const { end, ids } = await chain('album', id);
       const since = await userSince();
       const states = (await Promise.all(ids.map((i) => fold(albumCollectionStream(userKey, i), collection)))).map((s) => collection.standing(s, since));
-      if (states.some((s) => s.status !== 'none')) return { canonicalId: end, changed: false };
+      if (states.some((s) => s.status !== 'none')) return { canonicalId: end, ...(await unchanged()) };
       return { canonicalId: end, ...(await onEach([end], (i) => onAlbum(i, { type: 'AddToWishlist' }))) };
     },
 
@@ -90,7 +98,7 @@ export function meCommands(ctx: AppContext, user: SessionUser) {
       const { end, ids } = await chain('album', id);
       const since = await userSince();
       const states = (await Promise.all(ids.map((i) => fold(albumCollectionStream(userKey, i), collection)))).map((s) => collection.standing(s, since));
-      if (states.some((s) => s.status === 'owned')) return { canonicalId: end, changed: false };
+      if (states.some((s) => s.status === 'owned')) return { canonicalId: end, ...(await unchanged()) };
       const wished = ids.filter((_, n) => states[n]!.status === 'wishlisted');
       return { canonicalId: end, ...(await onEach(wished.length > 0 ? wished : [end], (i) => onAlbum(i, { type: 'AddToOwned' }))) };
     },

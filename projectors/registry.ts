@@ -4,9 +4,21 @@ import { taskHistoryProjector } from './tasks/task-history.projector.ts';
 import { canonicalDocsProjector } from './canonical/canonical-docs.projector.ts';
 import { externalRefsProjector } from './canonical/external-refs.projector.ts';
 import { scrobblesProjector } from './scrobbler/scrobbles.projector.ts';
+import { favoritesProjector } from './me/favorites.projector.ts';
+import { albumCollectionProjector } from './me/album-collection.projector.ts';
+import { commentsProjector } from './me/comments.projector.ts';
 
 /** Every read model of the service. */
-export const projectors: Projector[] = [taskHistoryProjector, usersProjector, canonicalDocsProjector, externalRefsProjector, scrobblesProjector];
+export const projectors: Projector[] = [
+  taskHistoryProjector,
+  usersProjector,
+  canonicalDocsProjector,
+  externalRefsProjector,
+  favoritesProjector,
+  albumCollectionProjector,
+  commentsProjector,
+  scrobblesProjector,
+];
 
 /**
  * What `POST /admin/canonical/rebuild` replays: the canonical read models. User data and the task

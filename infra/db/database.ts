@@ -6,6 +6,9 @@ import type { UsersTable } from '../../projectors/auth/users.table.ts';
 import type { ScrobbleMirrorTable, ScrobblesTable } from '../../projectors/scrobbler/scrobbles.table.ts';
 import type { CanonicalDocsTable, ExternalRefsTable } from '../../projectors/canonical/canonical-docs.table.ts';
 import type { CatalogCacheTable } from '../upstreams/catalog/cache.ts';
+import type { FavoritesTable } from '../../projectors/me/favorites.table.ts';
+import type { AlbumCollectionTable } from '../../projectors/me/album-collection.table.ts';
+import type { CommentsTable } from '../../projectors/me/comments.table.ts';
 
 /** Every table of the database, for kysely's typing. */
 export interface Database {
@@ -18,6 +21,9 @@ export interface Database {
   canonical_docs: CanonicalDocsTable;
   external_refs: ExternalRefsTable;
   catalog_cache: CatalogCacheTable;
+  favorites: FavoritesTable;
+  album_collection: AlbumCollectionTable;
+  comments: CommentsTable;
   scrobbles: ScrobblesTable;
   scrobble_mirror: ScrobbleMirrorTable;
 }

@@ -5,6 +5,7 @@ import * as taskHistory from './0003-task-history.ts';
 import * as users from './0004-users.ts';
 import * as canonical from './0005-canonical.ts';
 import * as catalogCache from './0007-catalog-cache.ts';
+import * as me from './0008-me.ts';
 import * as scrobbles from './0009-scrobbles.ts';
 
 /** Migrations in order; names never change once released. */
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0004-users': users,
   '0005-canonical': canonical,
   '0007-catalog-cache': catalogCache,
+  '0008-me': me,
   '0009-scrobbles': scrobbles,
 };
 

@@ -7,6 +7,7 @@ import { invalidIdsByUser } from '../../query/admin/invalid-scrobbles.queries.ts
 import { KindFilter } from '../../query/admin/invalid-scrobbles.routes.ts';
 import { findScrobble } from '../../query/scrobbler/scrobbles.queries.ts';
 import { onScrobbles } from '../scrobbler/scrobble-log.ts';
+import { userSince } from '../scrobbler/scrobbler-link.ts';
 
 /** Ids per event: one purge of a large bucket is several events, each a bounded size. */
 const CHUNK = 1000;
@@ -14,8 +15,9 @@ const CHUNK = 1000;
 async function deleteFor(ctx: AppContext, userKey: string, ids: string[], reason: 'admin_delete' | 'invalid_purge', actor: string) {
   let deleted = 0;
   let last: Position | undefined;
+  const since = await userSince(ctx, userKey);
   for (let i = 0; i < ids.length; i += CHUNK) {
-    const handled = await onScrobbles(ctx, userKey, { type: 'DeleteScrobbles', username: userKey, scrobbleIds: ids.slice(i, i + CHUNK), reason, meta: { now: new Date().toISOString(), actor } });
+    const handled = await onScrobbles(ctx, userKey, { type: 'DeleteScrobbles', username: userKey, scrobbleIds: ids.slice(i, i + CHUNK), reason, meta: { now: new Date().toISOString(), actor, userSince: since } });
     const event = handled.events[0];
     if (event?.type === 'ScrobblesDeleted') deleted += event.data.scrobble_ids.length;
     last = handled.result?.position ?? last;

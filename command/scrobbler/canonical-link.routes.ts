@@ -7,6 +7,7 @@ import { usernameKey } from '../../shared/usernames.ts';
 import { findDoc } from '../../query/canonical/canonical.queries.ts';
 import { ScrobbleRecord, findScrobble, toScrobbleRecord } from '../../query/scrobbler/scrobbles.queries.ts';
 import { onScrobbles } from './scrobble-log.ts';
+import { userSince } from './scrobbler-link.ts';
 
 const CanonicalId = z.string().min(1).max(64).nullable().optional();
 
@@ -46,7 +47,7 @@ export const canonicalLinkRoutes = [
         username: user.username,
         scrobbleId: params.scrobble_id,
         canonical,
-        meta: { now: new Date().toISOString(), actor: user.username },
+        meta: { now: new Date().toISOString(), actor: user.username, userSince: await userSince(ctx, user.username) },
       });
       await ctx.settle(handled.result?.position);
       const row = await ctx.db.selectFrom('scrobbles').selectAll().where('scrobble_id', '=', params.scrobble_id).executeTakeFirstOrThrow();

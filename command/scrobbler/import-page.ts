@@ -6,6 +6,7 @@ import { usernameKey } from '../../shared/usernames.ts';
 import { onScrobbles, scrobblesState } from './scrobble-log.ts';
 import { newScrobbles, scrobbleId } from './scrobbles.decider.ts';
 import { type CanonicalStamper, canonicalStamper } from './stamp-canonical.ts';
+import { userSince } from './scrobbler-link.ts';
 
 export interface PageToImport {
   username: string;
@@ -31,7 +32,8 @@ export async function importPage(ctx: AppContext, page: PageToImport): Promise<{
     canonical_album_id: null,
     canonical_track_id: null,
   }));
-  const fresh = newScrobbles(await scrobblesState(ctx, key), candidates);
+  const since = await userSince(ctx, page.username);
+  const fresh = newScrobbles(await scrobblesState(ctx, key), candidates, since);
   const stamp = page.stamper ?? canonicalStamper(ctx, page.username);
   for (const scrobble of fresh) Object.assign(scrobble, await stamp(scrobble));
   const handled = await onScrobbles(ctx, key, {
@@ -43,7 +45,7 @@ export async function importPage(ctx: AppContext, page: PageToImport): Promise<{
     totalPages: page.totalPages,
     scrobbles: fresh,
     recordEmpty: page.recordEmpty,
-    meta: { now: new Date().toISOString(), actor: page.username },
+    meta: { now: new Date().toISOString(), actor: page.username, userSince: since },
   });
   const event = handled.events[0];
   return { inserted: event?.type === 'ScrobblesImported' ? event.data.scrobbles.length : 0, result: handled.result };

@@ -8,7 +8,7 @@ import { findTask } from '../../query/tasks/task-history.queries.ts';
 import { latestTaskStartedBy, mirrorOf } from '../../query/scrobbler/scrobbles.queries.ts';
 import { BULK_IMPORT_TASK, type BulkImportParams, type ImportCursor } from './import-scrobbles.task.ts';
 import { importPage } from './import-page.ts';
-import { currentLink, sessionKeyOf } from './scrobbler-link.ts';
+import { currentLink, sessionKeyOf, userSince } from './scrobbler-link.ts';
 import { canonicalLinkRoutes } from './canonical-link.routes.ts';
 
 /** Starts per user run one at a time in a process, so a double click starts one import, not two. */
@@ -22,8 +22,8 @@ function oneStartAtATime<T>(userKey: string, work: () => Promise<T>): Promise<T>
 }
 
 /** Where the caller's last unfinished import stopped, if it did not complete. */
-async function resumeCursor(db: Parameters<typeof latestTaskStartedBy>[0], username: string): Promise<ImportCursor | undefined> {
-  const last = await latestTaskStartedBy(db, BULK_IMPORT_TASK, username);
+async function resumeCursor(db: Parameters<typeof latestTaskStartedBy>[0], username: string, since: string): Promise<ImportCursor | undefined> {
+  const last = await latestTaskStartedBy(db, BULK_IMPORT_TASK, username, since);
   if (!last || (last.status !== 'cancelled' && last.status !== 'failed')) return undefined;
   const cursor = (last.summary?.cursor ?? last.progress?.cursor) as ImportCursor | undefined;
   return cursor && Number.isInteger(cursor.page) && Number.isInteger(cursor.to) ? cursor : undefined;
@@ -43,9 +43,10 @@ export const mirrorRoutes = [
     handler: ({ ctx, user }) => oneStartAtATime(usernameKey(user.username), async () => {
       if (!(await currentLink(ctx, user.username))) throw new PreconditionFailed('Scrobbler not linked');
       scrobblerClient(ctx.config).assertConfigured();
-      const running = await latestTaskStartedBy(ctx.db, BULK_IMPORT_TASK, user.username, 'running');
+      const since = await userSince(ctx, user.username);
+      const running = await latestTaskStartedBy(ctx.db, BULK_IMPORT_TASK, user.username, since, 'running');
       if (running) return { task_id: running.task_id, name: BULK_IMPORT_TASK, status: 'running' as const, resumed_from_page: null };
-      const resume = await resumeCursor(ctx.db, user.username);
+      const resume = await resumeCursor(ctx.db, user.username, since);
       const params: BulkImportParams = { username: user.username, ...(resume ? { resume } : {}) };
       const { task_id, position } = await ctx.tasks.start(BULK_IMPORT_TASK, { ...params }, user.username);
       await ctx.settle(position);

@@ -74,3 +74,12 @@ export async function unlinkScrobbler(ctx: AppContext, username: string): Promis
   if (previous) await ctx.auth.credentials.remove(previous.credentialId);
   return handled.events.length > 0;
 }
+
+/**
+ * When the account was registered (ISO). Scrobbles recorded under the same name before then were a
+ * deleted namesake's. The empty string (earlier than any time) when the account is not projected.
+ */
+export async function userSince(ctx: AppContext, username: string): Promise<string> {
+  const row = await ctx.db.selectFrom('users').select('created_at').where('username_key', '=', usernameKey(username)).where('deleted', '=', false).executeTakeFirst();
+  return row?.created_at.toISOString() ?? '';
+}

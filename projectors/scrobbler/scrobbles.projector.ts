@@ -2,12 +2,14 @@ import { type Transaction, sql } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
 import type { Projector, StoredEvent } from '../../infra/projections/projector.ts';
 import type { ScrobbleEvent } from '../../shared/events/scrobbles.events.ts';
+import type { UserEvent } from '../../shared/events/users.events.ts';
 import { assertNever } from '../../shared/never.ts';
 import { classifyScrobble } from '../../shared/scrobbles/invalid.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 
 type Imported = Extract<ScrobbleEvent, { type: 'ScrobblesImported' }>['data'];
 type Deleted = Extract<ScrobbleEvent, { type: 'ScrobblesDeleted' }>['data'];
+type Handled = ScrobbleEvent | Extract<UserEvent, { type: 'UserDeleted' }>;
 
 /**
  * scrobbles: one row per mirrored scrobble (the recent-tracks listing, ownership checks, invalid
@@ -18,15 +20,22 @@ type Deleted = Extract<ScrobbleEvent, { type: 'ScrobblesDeleted' }>['data'];
 export const scrobblesProjector: Projector = {
   name: 'scrobbles',
   version: 1,
-  handles: ['ScrobblesImported', 'ScrobbleCanonicalLinked', 'ScrobblesDeleted'],
+  handles: ['ScrobblesImported', 'ScrobbleCanonicalLinked', 'ScrobblesDeleted', 'UserDeleted'],
   tables: ['scrobbles', 'scrobble_mirror'],
   async apply(trx, events) {
-    for (const event of events as (StoredEvent & ScrobbleEvent)[]) await applyOne(trx, event);
+    for (const event of events as (StoredEvent & Handled)[]) await applyOne(trx, event);
   },
 };
 
-async function applyOne(trx: Transaction<Database>, event: StoredEvent & ScrobbleEvent): Promise<void> {
+async function applyOne(trx: Transaction<Database>, event: StoredEvent & Handled): Promise<void> {
   switch (event.type) {
+    case 'UserDeleted': {
+      // A deleted account's listening goes with it; a namesake registered later starts empty.
+      const key = usernameKey(event.data.username);
+      await trx.deleteFrom('scrobbles').where('username_key', '=', key).execute();
+      await trx.deleteFrom('scrobble_mirror').where('username_key', '=', key).execute();
+      return;
+    }
     case 'ScrobblesImported':
       return imported(trx, event.data);
     case 'ScrobbleCanonicalLinked': {

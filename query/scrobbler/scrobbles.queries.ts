@@ -65,9 +65,14 @@ export async function mirrorOf(db: Kysely<Database>, userKey: string, scrobblerU
   return db.selectFrom('scrobble_mirror').selectAll().where('username_key', '=', userKey).where('scrobbler_username', '=', scrobblerUsername).executeTakeFirst();
 }
 
-/** Runs of a task family started by one user, newest first. */
-export async function tasksStartedBy(db: Kysely<Database>, name: string, username: string, page: number, limit: number) {
-  const mine = db.selectFrom('task_history').where('name', '=', name).where('started_by', '=', username);
+/** Runs of a task family started by one account (since `since`, its registration), newest first. */
+function startedBy(db: Kysely<Database>, name: string, username: string, since: string) {
+  const rows = db.selectFrom('task_history').where('name', '=', name).where('started_by', '=', username);
+  return since ? rows.where('started_at', '>=', new Date(since)) : rows;
+}
+
+export async function tasksStartedBy(db: Kysely<Database>, name: string, username: string, since: string, page: number, limit: number) {
+  const mine = startedBy(db, name, username, since);
   const [rows, total] = await Promise.all([
     mine.selectAll().orderBy('started_at', 'desc').orderBy('task_id', 'desc').limit(limit).offset(offsetOf(page, limit)).execute(),
     mine.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
@@ -75,8 +80,8 @@ export async function tasksStartedBy(db: Kysely<Database>, name: string, usernam
   return { items: rows.map(toTaskRecord), total: Number(total.n), page, limit };
 }
 
-export async function latestTaskStartedBy(db: Kysely<Database>, name: string, username: string, status?: string) {
-  let q = db.selectFrom('task_history').selectAll().where('name', '=', name).where('started_by', '=', username);
+export async function latestTaskStartedBy(db: Kysely<Database>, name: string, username: string, since: string, status?: string) {
+  let q = startedBy(db, name, username, since).selectAll();
   if (status) q = q.where('status', '=', status);
   const row = await q.orderBy('started_at', 'desc').orderBy('task_id', 'desc').executeTakeFirst();
   return row ? toTaskRecord(row) : null;

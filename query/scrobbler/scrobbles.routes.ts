@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BULK_IMPORT_TASK } from '../../command/scrobbler/import-scrobbles.task.ts';
-import { linkedScrobblerUsername } from '../../command/scrobbler/scrobbler-link.ts';
+import { linkedScrobblerUsername, userSince } from '../../command/scrobbler/scrobbler-link.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { pageQuery } from '../../shared/paging.ts';
 import { TaskRecord } from '../../shared/tasks.ts';
@@ -32,7 +32,7 @@ export const scrobblesQueryRoutes = [
     summary: 'The caller’s running full-history import, or null',
     access: 'user',
     response: TaskRecord.nullable(),
-    handler: ({ ctx, user }) => latestTaskStartedBy(ctx.db, BULK_IMPORT_TASK, user.username, 'running'),
+    handler: async ({ ctx, user }) => latestTaskStartedBy(ctx.db, BULK_IMPORT_TASK, user.username, await userSince(ctx, user.username), 'running'),
   }),
   defineRoute({
     method: 'get',
@@ -42,6 +42,6 @@ export const scrobblesQueryRoutes = [
     access: 'user',
     query: z.object(pageQuery(50)),
     response: Page(TaskRecord),
-    handler: ({ ctx, user, query }) => tasksStartedBy(ctx.db, BULK_IMPORT_TASK, user.username, query.page, query.limit),
+    handler: async ({ ctx, user, query }) => tasksStartedBy(ctx.db, BULK_IMPORT_TASK, user.username, await userSince(ctx, user.username), query.page, query.limit),
   }),
 ];

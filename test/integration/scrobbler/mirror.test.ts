@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { type ApiClient, type TestApp, startTestApp } from '../../support/api.ts';
-import { signedInAs } from '../../support/given.ts';
+import { signedInAdmin, signedInAs } from '../../support/given.ts';
 import { linkThroughBrowser, pollUntil } from '../../support/scrobbler.ts';
 import { type ScrobblerFake, generatedHistory, startScrobblerFake } from '../../fakes/scrobbler/server.ts';
 import { scrobblesStream } from '../../../shared/streams.ts';
@@ -168,6 +168,21 @@ describe('scrobbler mirror: bulk import, refresh, recent tracks', () => {
     expect(again.body.resumed_from_page).to.equal(2);
     expect((await finished(client, again.body.task_id)).status).to.equal('completed');
     expect((await client.get('/scrobbler/me/recent-tracks')).body.total).to.equal(500);
+  });
+
+  it('a deleted account’s mirror goes with it; a namesake registered later imports it afresh', async () => {
+    const { client, username } = await linkedUser('jane_fm', 12);
+    expect((await client.post('/scrobbler/me/refresh-mirror')).body.inserted).to.equal(12);
+    await finished(client, (await client.post('/scrobbler/me/scrobbles/bulk-import')).body.task_id);
+    const admin = await signedInAdmin(app);
+    expect((await admin.delete(`/auth/users/${username}`)).status).to.be.oneOf([200, 204]);
+    const namesake = await signedInAs(app, 'viewer', username);
+    expect((await namesake.client.get('/scrobbler/me/recent-tracks')).body.total).to.equal(0);
+    expect((await namesake.client.get('/scrobbler/me/scrobbles/bulk-import/history')).body.total, 'the namesake’s imports are not theirs').to.equal(0);
+    await linkThroughBrowser(namesake.client, fake, 'jane_fm');
+    expect((await namesake.client.get('/scrobbler/me/recent-tracks')).body.total).to.equal(0);
+    expect((await namesake.client.post('/scrobbler/me/refresh-mirror')).body.inserted).to.equal(12);
+    expect((await namesake.client.get('/scrobbler/me/recent-tracks')).body.total).to.equal(12);
   });
 
   it('canonical-link stamps the caller’s scrobble, 403 on another user’s, 404 on unknown ids', async () => {

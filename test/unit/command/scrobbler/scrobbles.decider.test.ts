@@ -5,7 +5,8 @@ import type { Scrobble, ScrobbleEvent } from '../../../../shared/events/scrobble
 import { NotFound } from '../../../../shared/errors.ts';
 
 const at = '2026-01-01T00:00:00.000Z';
-const meta = { now: at, actor: 'ann' };
+const since = '2025-06-01T00:00:00.000Z';
+const meta = { now: at, actor: 'ann', userSince: since };
 
 function scrobble(uts: number, track = 'Song'): Scrobble {
   return {
@@ -78,6 +79,16 @@ describe('scrobbles decider', () => {
     given(imported([a]), deleted).when(importPage([a])).then([]);
   });
 
+  it('ignores what a deleted namesake recorded before this account was registered', () => {
+    const before = '2025-01-01T00:00:00.000Z';
+    const namesakes: ScrobbleEvent = { type: 'ScrobblesImported', data: { ...(imported([a]).data as object), at: before } as never };
+    given(namesakes).when(importPage([a, b])).then([imported([a, b])]);
+    const namesakeDeleted: ScrobbleEvent = { type: 'ScrobblesDeleted', data: { username: 'ann', scrobble_ids: [a.scrobble_id], reason: 'admin_delete', deleted_by: 'admin', at: before } };
+    given(namesakes, namesakeDeleted, imported([a])).when({ type: 'LinkCanonical', username: 'ann', scrobbleId: a.scrobble_id, canonical: { artist: null, album: null, track: null }, meta }).then([
+      { type: 'ScrobbleCanonicalLinked', data: { username: 'ann', scrobble_id: a.scrobble_id, canonical_artist_id: null, canonical_album_id: null, canonical_track_id: null, linked_by: 'ann', at } },
+    ]);
+  });
+
   it('stamps canonical ids only on a scrobble it holds and has not deleted', () => {
     const link = (id: string): ScrobblesCommand => ({ type: 'LinkCanonical', username: 'ann', scrobbleId: id, canonical: { artist: 'A1', album: null, track: 'T1' }, meta });
     given(imported([a])).when(link(a.scrobble_id)).then([
@@ -89,7 +100,7 @@ describe('scrobbles decider', () => {
   });
 
   it('deletes only live scrobbles, and nothing twice', () => {
-    const del = (ids: string[]): ScrobblesCommand => ({ type: 'DeleteScrobbles', username: 'ann', scrobbleIds: ids, reason: 'invalid_purge', meta: { now: at, actor: 'admin' } });
+    const del = (ids: string[]): ScrobblesCommand => ({ type: 'DeleteScrobbles', username: 'ann', scrobbleIds: ids, reason: 'invalid_purge', meta: { now: at, actor: 'admin', userSince: since } });
     const deleted: ScrobbleEvent = { type: 'ScrobblesDeleted', data: { username: 'ann', scrobble_ids: [a.scrobble_id], reason: 'invalid_purge', deleted_by: 'admin', at } };
     given(imported([a])).when(del([a.scrobble_id, a.scrobble_id, 'unknown'])).then([deleted]);
     given(imported([a]), deleted).when(del([a.scrobble_id])).then([]);

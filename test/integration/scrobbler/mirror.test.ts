@@ -126,6 +126,8 @@ describe('scrobbler mirror: bulk import, refresh, recent tracks', () => {
     fake.state.delayMs = 500;
     const start = await client.post('/scrobbler/me/scrobbles/bulk-import');
     await pollUntil(() => client.get(`/me/tasks/${start.body.task_id}`), (r) => (r.body.progress?.page ?? 0) >= 1);
+    const stranger = await signedInAs(app, 'viewer');
+    expect((await stranger.client.delete(`/scrobbler/me/scrobbles/bulk-import/${start.body.task_id}`)).status, 'not the caller’s import').to.equal(404);
     const cancel = await client.delete(`/scrobbler/me/scrobbles/bulk-import/${start.body.task_id}`);
     expect(cancel.body).to.deep.equal({ task_id: start.body.task_id, was_running: true });
     const cancelled = await finished(client, start.body.task_id);

@@ -5,6 +5,7 @@ import * as taskHistory from './0003-task-history.ts';
 import * as users from './0004-users.ts';
 import * as canonical from './0005-canonical.ts';
 import * as scrobbles from './0009-scrobbles.ts';
+import * as scrobblerCache from './0012-scrobbler-cache.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0004-users': users,
   '0005-canonical': canonical,
   '0009-scrobbles': scrobbles,
+  '0012-scrobbler-cache': scrobblerCache,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -13,6 +13,7 @@ import type { EventStore } from './eventstore/event-store.ts';
 import { createEventStoreDbEventStore } from './eventstore/eventstoredb/eventstoredb-event-store.ts';
 import { createPostgresEventStore } from './eventstore/postgres/postgres-event-store.ts';
 import { createApp } from './http/app.ts';
+import { RequestActivity } from './http/request-activity.ts';
 import { log } from './logger.ts';
 import { ProjectionRunner, type RunnerOptions } from './projections/runner.ts';
 import { pollForPosition } from './projections/wait-for-position.ts';
@@ -47,7 +48,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const store: EventStore = config.EVENTSTORE_URL ? createEventStoreDbEventStore(config.EVENTSTORE_URL) : createPostgresEventStore(db);
   const bus: Bus = config.KAFKA_BROKERS ? createKafkaBus(config.KAFKA_BROKERS.split(','), 'music-library') : createInProcessBus();
   const roles = new Set(config.ROLES);
-  const projections = roles.has('projector') ? new ProjectionRunner(db, store, projectors, runnerOptions(database.engine)) : undefined;
+  const activity = new RequestActivity();
+  const projections = roles.has('projector') ? new ProjectionRunner(db, store, projectors, runnerOptions(database.engine, activity)) : undefined;
   const tasks = new TaskRunner(store, bus, db);
   for (const definition of taskDefinitions({ projections, context: () => ctx })) tasks.register(definition);
   const secrets = loadSecrets(config);
@@ -69,11 +71,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
     validateResponses: options.validateResponses ?? false,
     async settle(position) {
       if (!position) return;
-      if (projections) await projections.waiters.waitFor(position, SETTLE_TIMEOUT_MS);
-      else await pollForPosition(db, position, SETTLE_TIMEOUT_MS);
+      await activity.aside(() =>
+        projections ? projections.waiters.waitFor(position, SETTLE_TIMEOUT_MS) : pollForPosition(db, position, SETTLE_TIMEOUT_MS),
+      );
     },
   };
-  const app = createApp(ctx, routes);
+  const app = createApp(ctx, routes, activity);
   let server: Server | undefined;
   let stopMaintenance = () => {};
 
@@ -115,7 +118,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
   };
 }
 
-/** PGlite shares one connection with the API: short batches there (see RunnerOptions.sliceMs). */
-function runnerOptions(engine: Engine): RunnerOptions {
-  return engine === 'pglite' ? { batchSize: 500, sliceMs: 10 } : { batchSize: 500 };
+/**
+ * PGlite shares one connection with the API: short batches there (see RunnerOptions.sliceMs), each
+ * started once requests leave a gap of a few milliseconds, or after 50 ms of a steady stream.
+ */
+function runnerOptions(engine: Engine, activity: RequestActivity): RunnerOptions {
+  if (engine !== 'pglite') return { batchSize: 500 };
+  return { batchSize: 500, sliceMs: 10, beforeBatch: () => activity.quiet(3, 50) };
 }

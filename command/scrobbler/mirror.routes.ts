@@ -11,6 +11,16 @@ import { importPage } from './import-page.ts';
 import { currentLink, sessionKeyOf } from './scrobbler-link.ts';
 import { canonicalLinkRoutes } from './canonical-link.routes.ts';
 
+/** Starts per user run one at a time in a process, so a double click starts one import, not two. */
+const starting = new Map<string, Promise<unknown>>();
+function oneStartAtATime<T>(userKey: string, work: () => Promise<T>): Promise<T> {
+  const run = (starting.get(userKey) ?? Promise.resolve()).then(work, work);
+  const tail = run.catch(() => undefined);
+  starting.set(userKey, tail);
+  void tail.then(() => starting.get(userKey) === tail && starting.delete(userKey));
+  return run;
+}
+
 /** Where the caller's last unfinished import stopped, if it did not complete. */
 async function resumeCursor(db: Parameters<typeof latestTaskStartedBy>[0], username: string): Promise<ImportCursor | undefined> {
   const last = await latestTaskStartedBy(db, BULK_IMPORT_TASK, username);
@@ -30,7 +40,7 @@ export const mirrorRoutes = [
     access: 'user',
     response: TaskStartedResponse.extend({ resumed_from_page: z.number().int().nullable() }),
     errors: { 412: 'Scrobbler not linked', 503: 'The scrobbler is not configured' },
-    handler: async ({ ctx, user }) => {
+    handler: ({ ctx, user }) => oneStartAtATime(usernameKey(user.username), async () => {
       if (!(await currentLink(ctx, user.username))) throw new PreconditionFailed('Scrobbler not linked');
       scrobblerClient(ctx.config).assertConfigured();
       const running = await latestTaskStartedBy(ctx.db, BULK_IMPORT_TASK, user.username, 'running');
@@ -40,7 +50,7 @@ export const mirrorRoutes = [
       const { task_id, position } = await ctx.tasks.start(BULK_IMPORT_TASK, { ...params }, user.username);
       await ctx.settle(position);
       return { task_id, name: BULK_IMPORT_TASK, status: 'running' as const, resumed_from_page: resume?.page ?? null };
-    },
+    }),
   }),
   defineRoute({
     method: 'delete',

@@ -6,6 +6,7 @@ import type { UsersTable } from '../../projectors/auth/users.table.ts';
 import type { ScrobbleMirrorTable, ScrobblesTable } from '../../projectors/scrobbler/scrobbles.table.ts';
 import type { ScrobblerCacheTable } from '../upstreams/scrobbler/proxy-cache.ts';
 import type { CanonicalDocsTable, ExternalRefsTable } from '../../projectors/canonical/canonical-docs.table.ts';
+import type { CatalogCacheTable } from '../upstreams/catalog/cache.ts';
 
 /** Every table of the database, for kysely's typing. */
 export interface Database {
@@ -17,6 +18,7 @@ export interface Database {
   users: UsersTable;
   canonical_docs: CanonicalDocsTable;
   external_refs: ExternalRefsTable;
+  catalog_cache: CatalogCacheTable;
   scrobbles: ScrobblesTable;
   scrobble_mirror: ScrobbleMirrorTable;
   scrobbler_cache: ScrobblerCacheTable;

@@ -10,16 +10,18 @@ import { clientCors } from './cors.ts';
 import { docsRouter } from './docs.ts';
 import { RequestValidationError, type Location, errorMiddleware, validationDetails } from './errors.ts';
 import { openApiDocument } from './openapi.ts';
+import type { RequestActivity } from './request-activity.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The HTTP surface: every declared route, /openapi.json, /docs, and the error conventions. */
-export function createApp(ctx: AppContext, routes: Route[]): Express {
+export function createApp(ctx: AppContext, routes: Route[], activity: RequestActivity): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
   if (ctx.config.TRUSTED_PROXY) app.set('trust proxy', ctx.config.TRUSTED_PROXY);
   app.use(requestLog);
+  app.use(activity.middleware);
   app.use(clientCors(ctx.config.CLIENT_URL));
   app.use(cookieParser());
   app.use(csrfGuard(ctx.config.CLIENT_URL));

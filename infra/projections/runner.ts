@@ -33,6 +33,8 @@ export interface RunnerOptions {
    * own connections.
    */
   sliceMs?: number;
+  /** Awaited before each batch: lets the API go first on a shared connection. */
+  beforeBatch?: () => Promise<void>;
   retryMs?: number;
 }
 
@@ -149,6 +151,7 @@ export class ProjectionRunner {
   }
 
   private async processBatch(lane: Lane, upTo: Position | undefined): Promise<boolean> {
+    await this.options.beforeBatch?.();
     const started = performance.now();
     let batch = await this.store.readAll({ after: lane.position, maxCount: this.batchSizeOf(lane) });
     if (upTo) batch = batch.filter((e) => comparePositions(e.position, upTo) <= 0);

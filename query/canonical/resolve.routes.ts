@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { reconcile } from '../../command/canonical/reconciler.ts';
+import { seedFromCatalog } from '../../command/canonical/catalog-seed.ts';
 import { NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { CanonicalDoc, entityByRef, findDoc } from './canonical.queries.ts';
@@ -53,13 +54,14 @@ export function resolveRoutes(kind: Kind) {
       tag: 'canonical',
       summary: `Resolve a ${kind} by an external ref or identifier`,
       description:
-        'Signals are tried exact refs first. A `scrobbler` id (`<artist>::<title>` for albums and tracks) unknown here is fetched from the scrobbler and reconciled, then resolved. 404 when nothing resolves.',
+        'Signals are tried exact refs first. When `catalog` is given and no canonical owns it, the entity is fetched from the catalog provider (cached), reconciled (an album brings its tracks and artist), then resolved. A `scrobbler` id (`<artist>::<title>` for albums and tracks) unknown here is fetched from the scrobbler and reconciled, then resolved. 404 when nothing resolves or the upstream has no such id.',
       access: 'user',
       query: ResolveQuery,
       response: CanonicalDoc,
-      errors: { 404: 'Nothing resolves' },
+      errors: { 404: 'Nothing resolves', 502: 'The catalog provider or the scrobbler failed' },
       handler: async ({ ctx, query, user }) => {
         let id = await resolveLocal(ctx, kind, query);
+        if (!id && query.catalog) id = await seedFromCatalog(ctx, kind, query.catalog, user.username);
         if (!id && query.scrobbler) {
           id = kind === 'artist' ? await mintScrobblerArtist(ctx, query.scrobbler, user.username) : await reconcileFromScrobbler(ctx, kind, query.scrobbler, user.username);
         }

@@ -6,6 +6,7 @@
  * BENCH_EVENTS scales the run (default 50000: the events seeded for the latency part; the store
  * part appends 2/5 of it in batches, twice). BENCH_DATABASE_URL points at PostgreSQL (default
  * postgres://postgres@127.0.0.1:5432/test); a throwaway database is created there and dropped.
+ * BENCH_PARTS picks the parts to run (default `store,latency`).
  */
 import os from 'node:os';
 import { setLogLevel } from '../../infra/logger.ts';
@@ -50,18 +51,22 @@ async function onEngine(open: () => Promise<BenchDatabase>): Promise<void> {
   }
 }
 
-await onEngine(pgliteDatabase);
-const postgresUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
-const unreachable = await probePostgres(postgresUrl);
-if (unreachable) {
-  if (process.env.BENCH_DATABASE_URL) throw new Error(`BENCH_DATABASE_URL does not answer: ${unreachable}`);
-  note(`PostgreSQL skipped: ${postgresUrl} does not answer (${unreachable})`);
-} else {
-  await onEngine(() => postgresDatabase(postgresUrl));
+const parts = new Set((process.env.BENCH_PARTS ?? 'store,latency').split(',').map((p) => p.trim()));
+if (parts.has('store')) await benchStores();
+
+async function benchStores(): Promise<void> {
+  await onEngine(pgliteDatabase);
+  const postgresUrl = process.env.BENCH_DATABASE_URL ?? DEFAULT_POSTGRES_URL;
+  const unreachable = await probePostgres(postgresUrl);
+  if (unreachable) {
+    if (process.env.BENCH_DATABASE_URL) throw new Error(`BENCH_DATABASE_URL does not answer: ${unreachable}`);
+    note(`PostgreSQL skipped: ${postgresUrl} does not answer (${unreachable})`);
+  } else {
+    await onEngine(() => postgresDatabase(postgresUrl));
+  }
 }
 
-note('service latency: start');
-const latency = await benchLatency(latencySizes, note);
+const latency = parts.has('latency') ? (note('service latency: start'), await benchLatency(latencySizes, note)) : undefined;
 
 // ---- report ----
 for (const engine of engines) {
@@ -105,23 +110,27 @@ if (engines.length > 1) {
   );
 }
 
-console.log(`\n## GET /auth/me on the embedded default (PGlite in DATA_DIR), ${latency.seeded} task events in the log\n`);
-console.log(
-  table(
-    ['phase', 'requests', 'p50 ms', 'p99 ms', 'max ms', 'errors'],
-    [
-      ['idle', latency.idle, ''] as const,
-      ['while POST /admin/canonical/rebuild runs', latency.rebuild, ''] as const,
-    ].map(([phase, s]) => [phase, String(s.count), fmtMs(s.p50), fmtMs(s.p99), fmtMs(s.max), String(s.errors)]),
-  ),
-);
-const p99Ratio = latency.rebuild.p99 / latency.idle.p99;
-console.log(
-  `\np99(rebuild) / p99(idle) = ${fmtRatio(p99Ratio)}  (target: within 2x)` +
-    `\np50(rebuild) / p50(idle) = ${fmtRatio(latency.rebuild.p50 / latency.idle.p50)}` +
-    `\nrebuild task: ${latency.rebuildEvents} events replayed in ${latency.rebuildSeconds.toFixed(2)} s = ${fmtRate(rebuildRate(latency))} events/s ` +
-    `(POST to completed seen by the client: ${(latency.rebuildWallMs / 1000).toFixed(2)} s)` +
-    `\nseeding: ${latency.seeded} events via appendMany(100) with the live projector running: ${fmtRate((latency.seeded * 1000) / latency.seedMs)} events/s; ` +
-    `projections settled ${(latency.settleMs / 1000).toFixed(2)} s after the last append`,
-);
+if (latency) reportLatency(latency);
+
+function reportLatency(latency: Awaited<ReturnType<typeof benchLatency>>): void {
+  console.log(`\n## GET /auth/me on the embedded default (PGlite in DATA_DIR), ${latency.seeded} task events in the log\n`);
+  console.log(
+    table(
+      ['phase', 'requests', 'p50 ms', 'p99 ms', 'max ms', 'errors'],
+      [
+        ['idle', latency.idle, ''] as const,
+        ['while POST /admin/canonical/rebuild runs', latency.rebuild, ''] as const,
+      ].map(([phase, s]) => [phase, String(s.count), fmtMs(s.p50), fmtMs(s.p99), fmtMs(s.max), String(s.errors)]),
+    ),
+  );
+  const p99Ratio = latency.rebuild.p99 / latency.idle.p99;
+  console.log(
+    `\np99(rebuild) / p99(idle) = ${fmtRatio(p99Ratio)}  (target: within 2x)` +
+      `\np50(rebuild) / p50(idle) = ${fmtRatio(latency.rebuild.p50 / latency.idle.p50)}` +
+      `\nrebuild task: ${latency.rebuildEvents} events replayed in ${latency.rebuildSeconds.toFixed(2)} s = ${fmtRate(rebuildRate(latency))} events/s ` +
+      `(POST to completed seen by the client: ${(latency.rebuildWallMs / 1000).toFixed(2)} s)` +
+      `\nseeding: ${latency.seeded} events via appendMany(100) with the live projector running: ${fmtRate((latency.seeded * 1000) / latency.seedMs)} events/s; ` +
+      `projections settled ${(latency.settleMs / 1000).toFixed(2)} s after the last append`,
+  );
+}
 console.log(`\ntotal bench time: ${((Date.now() - started) / 1000).toFixed(1)} s`);

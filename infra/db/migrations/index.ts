@@ -4,6 +4,7 @@ import * as projections from './0002-projections.ts';
 import * as taskHistory from './0003-task-history.ts';
 import * as users from './0004-users.ts';
 import * as canonical from './0005-canonical.ts';
+import * as catalogCache from './0007-catalog-cache.ts';
 import * as scrobbles from './0009-scrobbles.ts';
 import * as scrobblerCache from './0012-scrobbler-cache.ts';
 
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0003-task-history': taskHistory,
   '0004-users': users,
   '0005-canonical': canonical,
+  '0007-catalog-cache': catalogCache,
   '0009-scrobbles': scrobbles,
   '0012-scrobbler-cache': scrobblerCache,
 };

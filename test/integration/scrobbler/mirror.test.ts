@@ -98,14 +98,27 @@ describe('scrobbler mirror: bulk import, refresh, recent tracks', () => {
     expect(first.status).to.equal(200);
     expect(first.body).to.include({ inserted: 30, scrobbler_username: 'carol_fm' });
     const at = Date.parse(first.body.last_refreshed_at);
-    fake.state.addUser('carol_fm', small(33, NEWEST + 3 * 180));
+    fake.state.addUser('carol_fm', small(33, NEWEST + 3 * 180), { artist: 'Artist 1', track: 'Playing Now' });
     const second = await client.post('/scrobbler/me/refresh-mirror');
     expect(second.body.inserted).to.equal(3);
     expect(Date.parse(second.body.last_refreshed_at)).to.be.greaterThan(at);
     const third = await client.post('/scrobbler/me/refresh-mirror');
     expect(third.body.inserted).to.equal(0);
     expect(Date.parse(third.body.last_refreshed_at)).to.be.at.least(Date.parse(second.body.last_refreshed_at));
-    expect((await client.get('/scrobbler/me/recent-tracks')).body.total).to.equal(33);
+    const recent = await client.get('/scrobbler/me/recent-tracks?limit=100');
+    expect(recent.body.total, 'the now-playing row is not a scrobble').to.equal(33);
+    expect(recent.body.items.map((s: { track: string }) => s.track)).not.to.include('Playing Now');
+  });
+
+  it('two imports asked for at once start one task', async () => {
+    const { client } = await linkedUser('ivan_fm', 10);
+    fake.state.delayMs = 200;
+    const [a, b] = await Promise.all([client.post('/scrobbler/me/scrobbles/bulk-import'), client.post('/scrobbler/me/scrobbles/bulk-import')]);
+    expect(a.body.task_id).to.equal(b.body.task_id);
+    const current = await client.get('/scrobbler/me/scrobbles/bulk-import/current');
+    expect(current.body?.task_id ?? a.body.task_id).to.equal(a.body.task_id);
+    await finished(client, a.body.task_id);
+    expect((await client.get('/scrobbler/me/scrobbles/bulk-import/history')).body.total).to.equal(1);
   });
 
   it('cancel stops the import; the next import resumes at the page where it stopped', async () => {

@@ -1,0 +1,58 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { NextFunction, Request, Response } from 'express';
+
+/**
+ * Which requests are being served right now, so that background work on the embedded database
+ * (one connection shared with the API) can hold back while the API is busy: a request then waits
+ * for at most the one batch already under way, not for every batch started between its queries.
+ */
+export class RequestActivity {
+  private active = 0;
+  private lastActive = 0;
+  private readonly inRequest = new AsyncLocalStorage<true>();
+
+  readonly middleware = (_req: Request, res: Response, next: NextFunction): void => {
+    this.active += 1;
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      this.active -= 1;
+      this.lastActive = performance.now();
+    };
+    res.on('finish', end);
+    res.on('close', end);
+    this.inRequest.run(true, next);
+  };
+
+  /**
+   * Runs `wait` without counting the calling request as busy: a command that waits for the
+   * projections to pass its write must not hold those projections back.
+   */
+  async aside<T>(wait: () => Promise<T>): Promise<T> {
+    if (!this.inRequest.getStore()) return wait();
+    this.active -= 1;
+    try {
+      return await wait();
+    } finally {
+      this.active += 1;
+      this.lastActive = performance.now();
+    }
+  }
+
+  /**
+   * Resolves once no request has been served for `graceMs` (the gap between one client's
+   * consecutive requests), or after `maxWaitMs`, so that a steady stream of requests slows
+   * background work down but never stops it.
+   */
+  async quiet(graceMs: number, maxWaitMs: number): Promise<void> {
+    const deadline = performance.now() + maxWaitMs;
+    for (;;) {
+      const now = performance.now();
+      const idleFor = this.active > 0 ? 0 : now - this.lastActive;
+      if (idleFor >= graceMs || now >= deadline) return;
+      await sleep(Math.max(1, Math.min(graceMs - idleFor, deadline - now)));
+    }
+  }
+}

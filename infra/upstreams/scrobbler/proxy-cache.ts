@@ -56,7 +56,19 @@ export async function readThrough(db: Kysely<Database>, call: CachedCall, fetch:
     .values({ cache_key: key, ...values })
     .onConflict((oc) => oc.column('cache_key').doUpdateSet(values))
     .execute();
+  await pruneNow(db, now);
   return payload;
+}
+
+/** Stores between sweeps of entries too old for any TTL, so the table holds about a day of answers. */
+const SWEEP_EVERY = 500;
+const OLDEST_USEFUL_MS = Math.max(...Object.values(TTL));
+let storesSinceSweep = 0;
+
+async function pruneNow(db: Kysely<Database>, now: Date): Promise<void> {
+  if (++storesSinceSweep < SWEEP_EVERY) return;
+  storesSinceSweep = 0;
+  await db.deleteFrom('scrobbler_cache').where('fetched_at', '<', new Date(now.getTime() - OLDEST_USEFUL_MS)).execute();
 }
 
 /** Drops every cached answer about one scrobbler user (after they loved, unloved or scrobbled). */

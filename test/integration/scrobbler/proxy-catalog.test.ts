@@ -46,6 +46,15 @@ describe('scrobbler proxies: artists, albums, tracks, charts, geo, tags, users',
     expect(calls('artist.getTopTracks')[0]?.query).to.include({ artist: 'Portishead', page: '1', limit: '2' });
   });
 
+  it('asks again once the cached answer is older than its time to live', async () => {
+    await client.get('/scrobbler/tags/metal/info');
+    await app.ctx.db.updateTable('scrobbler_cache').set({ fetched_at: new Date(Date.now() - 7 * 60 * 60 * 1000) }).where('method', '=', 'tag.getInfo').execute();
+    const res = await client.get('/scrobbler/tags/metal/info');
+    expect(res.status).to.equal(200);
+    expect(res.body.tag.name).to.equal('metal');
+    expect(calls('tag.getInfo')).to.have.length(2);
+  });
+
   it('passes a name with a slash as one path segment', async () => {
     expect((await client.get('/scrobbler/artists/AC%2FDC/similar')).status).to.equal(200);
     expect(calls('artist.getSimilar')[0]?.query).to.include({ artist: 'AC/DC', limit: '50' });

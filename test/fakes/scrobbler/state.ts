@@ -14,6 +14,8 @@ export interface InjectedError {
   method?: string;
   /** HTTP status of the envelope; the real service sends 200 for most, 403 for a bad token. */
   status?: number;
+  /** Calls to let through first (fail the third page: skip 2). */
+  skip?: number;
 }
 
 /** An album or track the fake's getInfo methods know. */
@@ -80,7 +82,12 @@ export class ScrobblerFakeState {
   /** Takes the next injected error that applies to `method`, if any. */
   takeError(method: string): InjectedError | undefined {
     const error = this.errors.find((e) => e.times > 0 && (!e.method || e.method === method));
-    if (error) error.times--;
+    if (!error) return undefined;
+    if (error.skip) {
+      error.skip--;
+      return undefined;
+    }
+    error.times--;
     return error;
   }
 

@@ -6,7 +6,7 @@ import { signedInAs } from '../../support/given.ts';
 import { linkThroughBrowser, pollUntil } from '../../support/scrobbler.ts';
 import { type ScrobblerFake, generatedHistory, startScrobblerFake } from '../../fakes/scrobbler/server.ts';
 
-const history = () => generatedHistory({ count: 1200, artists: 3, albumsPerArtist: 2, tracksPerAlbum: 2 });
+const history = () => generatedHistory({ count: 2000, artists: 3, albumsPerArtist: 2, tracksPerAlbum: 2 });
 
 async function finished(client: ApiClient, taskId: string) {
   return (await pollUntil(() => client.get(`/me/tasks/${taskId}`), (r) => r.status === 200 && r.body.status !== 'running', 60_000)).body;
@@ -40,7 +40,7 @@ describe('scrobbler mirror across a restart, and rebuilt from the log', () => {
     const first = await startTestApp(env(), database, { keepDatabase: true });
     const { client, username, password } = await signedInAs(first, 'viewer', 'hal');
     await linkThroughBrowser(client, fake, 'hal_fm');
-    fake.state.delayMs = 300;
+    fake.state.delayMs = 400;
     const start = await client.post('/scrobbler/me/scrobbles/bulk-import');
     await pollUntil(() => client.get(`/me/tasks/${start.body.task_id}`), (r) => (r.body.progress?.page ?? 0) >= 1);
     await first.close();
@@ -54,7 +54,7 @@ describe('scrobbler mirror across a restart, and rebuilt from the log', () => {
     expect(task.status).to.equal('completed');
     const after = fake.requests.filter((r) => r.query.method === 'user.getRecentTracks').slice(pagesBefore);
     expect(Number(after[0]!.query.page)).to.be.greaterThan(1);
-    expect((await again.get('/scrobbler/me/recent-tracks')).body.total).to.equal(1200);
+    expect((await again.get('/scrobbler/me/recent-tracks')).body.total).to.equal(2000);
   });
 
   it('a rebuilt scrobbles read model equals the live one', async () => {

@@ -16,6 +16,13 @@ import { mirrorRoutes } from '../command/scrobbler/mirror.routes.ts';
 import { scrobblesQueryRoutes } from '../query/scrobbler/scrobbles.routes.ts';
 import { invalidScrobblesRoutes } from '../query/admin/invalid-scrobbles.routes.ts';
 import { adminScrobblesRoutes } from '../command/admin/scrobbles.routes.ts';
+import { proxyCatalogRoutes } from '../query/scrobbler/proxy-catalog.routes.ts';
+import { proxyChartsRoutes } from '../query/scrobbler/proxy-charts.routes.ts';
+import { userProxyRoutes } from '../query/scrobbler/proxy-users.routes.ts';
+import { meProxyRoutes } from '../query/scrobbler/proxy-me.routes.ts';
+import { proxyStatsRoutes } from '../query/scrobbler/proxy-stats.routes.ts';
+import { pickerRoutes } from '../query/scrobbler/picker.routes.ts';
+import { liveWriteRoutes } from '../command/scrobbler/live-writes.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -38,4 +45,11 @@ export const routes: Route[] = [
   ...mirrorRoutes,
   ...invalidScrobblesRoutes,
   ...adminScrobblesRoutes,
+  ...proxyCatalogRoutes,
+  ...proxyChartsRoutes,
+  ...userProxyRoutes,
+  ...meProxyRoutes,
+  ...proxyStatsRoutes,
+  ...pickerRoutes,
+  ...liveWriteRoutes,
 ];

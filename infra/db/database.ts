@@ -4,6 +4,7 @@ import type { CredentialsTable } from '../credentials/credential-store.ts';
 import type { TaskHistoryTable } from '../../projectors/tasks/task-history.table.ts';
 import type { UsersTable } from '../../projectors/auth/users.table.ts';
 import type { ScrobbleMirrorTable, ScrobblesTable } from '../../projectors/scrobbler/scrobbles.table.ts';
+import type { ScrobblerCacheTable } from '../upstreams/scrobbler/proxy-cache.ts';
 import type { CanonicalDocsTable, ExternalRefsTable } from '../../projectors/canonical/canonical-docs.table.ts';
 import type { CatalogCacheTable } from '../upstreams/catalog/cache.ts';
 import type { FavoritesTable } from '../../projectors/me/favorites.table.ts';
@@ -26,4 +27,5 @@ export interface Database {
   comments: CommentsTable;
   scrobbles: ScrobblesTable;
   scrobble_mirror: ScrobbleMirrorTable;
+  scrobbler_cache: ScrobblerCacheTable;
 }

@@ -7,6 +7,7 @@ import * as canonical from './0005-canonical.ts';
 import * as catalogCache from './0007-catalog-cache.ts';
 import * as me from './0008-me.ts';
 import * as scrobbles from './0009-scrobbles.ts';
+import * as scrobblerCache from './0012-scrobbler-cache.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0007-catalog-cache': catalogCache,
   '0008-me': me,
   '0009-scrobbles': scrobbles,
+  '0012-scrobbler-cache': scrobblerCache,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -2,6 +2,7 @@ import type { Express, Request, Response } from 'express';
 import { apiSignature } from '../../../infra/upstreams/scrobbler/signature.ts';
 import type { FakeScrobble } from './history.ts';
 import type { ScrobblerFakeState } from './state.ts';
+import { answerLive } from './live-methods.ts';
 
 const SIGNED = new Set(['auth.getSession']);
 const MESSAGES: Record<number, string> = {
@@ -44,6 +45,7 @@ function answer(state: ScrobblerFakeState, params: Record<string, string>, res: 
   if (injected) return fail(res, injected.code, injected.status ?? 200, injected.message);
   if ((SIGNED.has(method) || params.sk) && !validSignature(state, params)) return fail(res, 13, 403);
   if (params.sk && !state.sessions.has(params.sk)) return fail(res, 9, 403, 'Invalid session key - Please re-authenticate');
+  if (answerLive(state, method.toLowerCase(), params, res)) return;
   switch (method.toLowerCase()) {
     case 'auth.gettoken': {
       const token = state.newToken();

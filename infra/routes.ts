@@ -6,6 +6,8 @@ import { refsRoutes } from '../command/canonical/refs.routes.ts';
 import { mergeRoutes } from '../command/canonical/merge.routes.ts';
 import { rebuildRoutes } from '../command/canonical/rebuild.routes.ts';
 import { cancelTaskRoutes } from '../command/tasks/cancel.routes.ts';
+import { maintenanceRoutes } from '../query/canonical/maintenance.routes.ts';
+import { libraryRoutes } from '../query/library/library.routes.ts';
 import { taskHistoryRoutes } from '../query/tasks/task-history.routes.ts';
 import type { Route } from './http/define-route.ts';
 
@@ -20,4 +22,6 @@ export const routes: Route[] = [
   ...mergeRoutes,
   ...cancelTaskRoutes,
   ...rebuildRoutes,
+  ...libraryRoutes,
+  ...maintenanceRoutes,
 ];

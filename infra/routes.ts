@@ -5,6 +5,7 @@ import { canonicalRoutes } from '../query/canonical/canonical.routes.ts';
 import { refsRoutes } from '../command/canonical/refs.routes.ts';
 import { mergeRoutes } from '../command/canonical/merge.routes.ts';
 import { rebuildRoutes } from '../command/canonical/rebuild.routes.ts';
+import { migrateRoutes } from '../command/canonical/migrate.routes.ts';
 import { cancelTaskRoutes } from '../command/tasks/cancel.routes.ts';
 import { maintenanceRoutes } from '../query/canonical/maintenance.routes.ts';
 import { libraryRoutes } from '../query/library/library.routes.ts';
@@ -22,6 +23,7 @@ export const routes: Route[] = [
   ...mergeRoutes,
   ...cancelTaskRoutes,
   ...rebuildRoutes,
+  ...migrateRoutes,
   ...libraryRoutes,
   ...maintenanceRoutes,
 ];

@@ -49,7 +49,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const roles = new Set(config.ROLES);
   const projections = roles.has('projector') ? new ProjectionRunner(db, store, projectors, runnerOptions(database.engine)) : undefined;
   const tasks = new TaskRunner(store, bus, db);
-  for (const definition of taskDefinitions({ projections })) tasks.register(definition);
+  let context: AppContext | undefined;
+  const appContext = (): AppContext => {
+    if (!context) throw new Error('the service context is not built yet');
+    return context;
+  };
+  for (const definition of taskDefinitions({ projections, app: appContext })) tasks.register(definition);
   const secrets = loadSecrets(config);
   const auth = createAuthServices(db, secrets, { projectsUsers: Boolean(projections), scryptN: config.PASSWORD_SCRYPT_N });
   projections?.onApplied((projector, events) => {
@@ -73,6 +78,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       else await pollForPosition(db, position, SETTLE_TIMEOUT_MS);
     },
   };
+  context = ctx;
   const app = createApp(ctx, routes);
   let server: Server | undefined;
   let stopMaintenance = () => {};

@@ -1,14 +1,11 @@
 import { type Transaction, sql } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
 import { type Projector, type StoredEvent, oneByOne } from '../../infra/projections/projector.ts';
-import { composeDoc } from '../../shared/canonical/compose-doc.ts';
-import type { EntityEvent, Facts, Source } from '../../shared/events/canonical.events.ts';
+import { type RefFacts, composeFromFacts, factsKey as refKey, withLinked, withObserved, withoutRef } from '../../shared/canonical/doc-facts.ts';
+import type { EntityEvent } from '../../shared/events/canonical.events.ts';
 import { SOURCES } from '../../shared/events/canonical.events.ts';
 import { assertNever } from '../../shared/never.ts';
 
-// Source names hold no '|', so the first one splits a key (jsonb keys cannot hold \u0000).
-const refKey = (source: string, externalId: string) => `${source}|${externalId}`;
-const sourceOf = (key: string) => key.slice(0, key.indexOf('|')) as Source;
 const noSources = () => Object.fromEntries(SOURCES.map((s) => [s, false]));
 
 /** canonical_docs: each entity's doc, composed from what every linked ref reported. */
@@ -37,14 +34,11 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & EntityE
         .execute();
       return;
     case 'RefLinked':
-      return recompose(trx, id, at, (facts) => ({ [refKey(event.data.source, event.data.external_id)]: {}, ...facts }));
+      return recompose(trx, id, at, (facts) => withLinked(facts, refKey(event.data.source, event.data.external_id)));
     case 'RefUnlinked':
-      return recompose(trx, id, at, (facts) => {
-        const { [refKey(event.data.source, event.data.external_id)]: _, ...rest } = facts;
-        return rest;
-      });
+      return recompose(trx, id, at, (facts) => withoutRef(facts, refKey(event.data.source, event.data.external_id)));
     case 'FactsObserved':
-      return recompose(trx, id, at, (facts) => ({ ...facts, [refKey(event.data.source, event.data.external_id)]: event.data.facts }));
+      return recompose(trx, id, at, (facts) => withObserved(facts, refKey(event.data.source, event.data.external_id), event.data.facts));
     case 'EntityAbsorbed': {
       const source = await trx.selectFrom('canonical_docs').select('facts').where('id', '=', event.data.source_id).executeTakeFirst();
       const moved = Object.fromEntries(event.data.refs.map((r) => [refKey(r.source, r.external_id), source?.facts[refKey(r.source, r.external_id)] ?? {}]));
@@ -68,14 +62,11 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & EntityE
   }
 }
 
-async function recompose(trx: Transaction<Database>, id: string, at: string, change: (facts: Record<string, Facts>) => Record<string, Facts>): Promise<void> {
+async function recompose(trx: Transaction<Database>, id: string, at: string, change: (facts: RefFacts) => RefFacts): Promise<void> {
   const row = await trx.selectFrom('canonical_docs').select(['facts', 'tombstoned']).where('id', '=', id).executeTakeFirst();
   if (!row || row.tombstoned) return;
-  const facts = change(row.facts as Record<string, Facts>);
-  const doc = composeDoc(
-    Object.entries(facts).map(([key, f]) => ({ source: sourceOf(key), facts: f })),
-    Object.keys(facts).map(sourceOf),
-  );
+  const facts = change(row.facts as RefFacts);
+  const doc = composeFromFacts(facts);
   await trx
     .updateTable('canonical_docs')
     .set({

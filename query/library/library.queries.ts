@@ -4,7 +4,7 @@ import type { Database } from '../../infra/db/database.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import type { LibraryFilter, LibrarySort } from '../../shared/library.ts';
 import { foldName } from '../../shared/names.ts';
-import { CanonicalDoc, LIST_COLUMNS, toDoc } from '../canonical/canonical.queries.ts';
+import { CanonicalDoc, type DocRow, LIST_COLUMNS, toDoc } from '../canonical/canonical.queries.ts';
 
 /** A library row: the canonical doc without its refs (the detail endpoint has those). */
 export const LibraryRow = CanonicalDoc.omit({ refs: true });
@@ -35,15 +35,22 @@ type Docs = SelectQueryBuilder<Database, 'canonical_docs', object>;
  */
 export async function libraryPage(db: Kysely<Database>, kind: Kind, query: LibraryQuery): Promise<LibraryPage> {
   const live = narrow(db.selectFrom('canonical_docs').where('kind', '=', kind).where(sql<boolean>`not tombstoned`), kind, query);
-  const rows = await ordered(live.select(LIST_COLUMNS), query.sort)
+  const page = ordered(live.select(LIST_COLUMNS), query.sort)
     .limit(query.page_size)
-    .offset((query.page - 1) * query.page_size)
-    .execute();
-  const { total } = await live.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+    .offset((query.page - 1) * query.page_size);
+  // One round trip, and the page as one JSON value: decoding 50 wide rows field by field costs
+  // more than the query. json_agg keeps the order of the sorted, limited subquery it reads.
+  const { items, total } = await db
+    .selectNoFrom((eb) => [
+      eb.selectFrom(page.as('t')).select(sql<string>`coalesce(json_agg(t), '[]')::text`.as('page')).as('items'),
+      live.select((c) => c.fn.countAll<number>().as('n')).as('total'),
+    ])
+    .executeTakeFirstOrThrow();
   const count = Number(total);
+  const rows = JSON.parse(items ?? '[]') as (Omit<DocRow, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string })[];
   return {
     items: rows.map((r) => {
-      const { refs: _, ...row } = toDoc(r, []);
+      const { refs: _, ...row } = toDoc({ ...r, created_at: new Date(r.created_at), updated_at: new Date(r.updated_at) }, []);
       return row;
     }),
     total: count,

@@ -15,9 +15,11 @@ const KindCounts = z.object({
 });
 
 export const CanonicalStats = z.object({
-  artists: KindCounts,
-  albums: KindCounts,
-  tracks: KindCounts,
+  /** Live entities of each kind. */
+  artists: z.number().int(),
+  albums: z.number().int(),
+  tracks: z.number().int(),
+  by_kind: z.object({ artists: KindCounts, albums: KindCounts, tracks: KindCounts }),
   total_refs: z.number().int(),
   refs_per_source: z.record(z.string(), z.number().int()),
   refs_per_kind: z.object({ artists: z.number().int(), albums: z.number().int(), tracks: z.number().int() }),
@@ -38,9 +40,10 @@ export async function canonicalStats(db: Kysely<Database>): Promise<CanonicalSta
   const refs = await db.selectFrom('external_refs').select((eb) => ['kind', 'source', eb.fn.countAll<number>().as('n')]).groupBy(['kind', 'source']).execute();
   const zero = { total: 0, live: 0, merged: 0, playable: 0, multi_source: 0 };
   const stats: CanonicalStats = {
-    artists: { ...zero },
-    albums: { ...zero },
-    tracks: { ...zero },
+    artists: 0,
+    albums: 0,
+    tracks: 0,
+    by_kind: { artists: { ...zero }, albums: { ...zero }, tracks: { ...zero } },
     total_refs: 0,
     refs_per_source: Object.fromEntries(SOURCES.map((s) => [s, 0])),
     refs_per_kind: { artists: 0, albums: 0, tracks: 0 },
@@ -48,7 +51,9 @@ export async function canonicalStats(db: Kysely<Database>): Promise<CanonicalSta
   for (const row of kinds.rows) {
     const { kind, ...counts } = row;
     if (!(kind in PLURAL)) continue;
-    stats[PLURAL[kind]] = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, Number(v)])) as typeof zero;
+    const numbers = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, Number(v)])) as typeof zero;
+    stats.by_kind[PLURAL[kind]] = numbers;
+    stats[PLURAL[kind]] = numbers.live;
   }
   for (const row of refs) {
     const n = Number(row.n);

@@ -47,6 +47,7 @@ export class ReconcileView {
     const all = flatten(observations);
     await view.loadOwners(all);
     await view.loadCandidates(all);
+    await view.loadOwnerDocs();
     return view;
   }
 
@@ -130,7 +131,7 @@ export class ReconcileView {
       const names = [...new Set(of.map((o) => foldName(o.facts.name)))];
       const rows = await this.db
         .selectFrom('canonical_docs')
-        .select(['id', 'created_at', 'isrc', 'upc', 'mbid', 'name_folded', 'artist_id'])
+        .select(['id', 'created_at', 'isrc', 'upc', 'mbid', 'name_folded', 'artist_id', 'facts'])
         .where('kind', '=', kind)
         .where(sql<boolean>`not tombstoned`)
         .where((eb) => eb.or([
@@ -138,7 +139,27 @@ export class ReconcileView {
           ...EXACT[kind].filter((k) => values(k).length > 0).map((k) => eb(k, 'in', values(k))),
         ]))
         .execute();
-      for (const r of rows) this.put({ ...r, kind, createdAt: r.created_at.getTime() });
+      for (const { facts, created_at, ...r } of rows) {
+        this.put({ ...r, kind, createdAt: created_at.getTime() });
+        this.facts.set(r.id, facts as RefFacts);
+      }
+    }
+  }
+
+  /** The docs of the entities that own the batch's refs: the batch observes them. */
+  private async loadOwnerDocs(): Promise<void> {
+    const ids = [...new Set(this.owners.values())].filter((id) => !this.facts.has(id));
+    for (let i = 0; i < ids.length; i += 1000) {
+      const rows = await this.db
+        .selectFrom('canonical_docs')
+        .select(['id', 'kind', 'created_at', 'isrc', 'upc', 'mbid', 'name_folded', 'artist_id', 'facts'])
+        .where('id', 'in', ids.slice(i, i + 1000))
+        .where(sql<boolean>`not tombstoned`)
+        .execute();
+      for (const { facts, created_at, kind, ...r } of rows) {
+        this.put({ ...r, kind: kind as Kind, createdAt: created_at.getTime() });
+        this.facts.set(r.id, facts as RefFacts);
+      }
     }
   }
 

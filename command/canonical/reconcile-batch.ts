@@ -50,6 +50,9 @@ export class ReconcileBatch {
       facts.album_title ??= obs.album.facts.name;
     }
     const ref = { source: obs.source, external_id: obs.external_id };
+    // A re-sync sees mostly what it saw last time: the read model answers without reading the streams.
+    const known = this.trustReadModel ? this.view.ownerHint(obs.kind, ref.source, ref.external_id) : undefined;
+    if (known && this.view.alreadyObserved(known, factsKey(ref.source, ref.external_id), facts)) return known;
     const owner = (await this.claim(obs.kind, ref)).state.owner;
     let id: string;
     if (owner) {

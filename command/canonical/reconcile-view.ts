@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
-import { type RefFacts, composeFromFacts, jsonbKeyOrder } from '../../shared/canonical/doc-facts.ts';
-import type { Evidence, Facts, Kind } from '../../shared/events/canonical.events.ts';
+import { type RefFacts, composeFromFacts, jsonbKeyOrder, stableJson } from '../../shared/canonical/doc-facts.ts';
+import { type Evidence, Facts, type Kind } from '../../shared/events/canonical.events.ts';
 import { foldName } from '../../shared/names.ts';
 import type { Observation } from './reconciler.ts';
 
@@ -53,6 +53,12 @@ export class ReconcileView {
 
   ownerHint(kind: Kind, source: string, externalId: string): string | undefined {
     return this.owners.get(`${kind}|${source}|${externalId}`);
+  }
+
+  /** The live doc already holds exactly these facts for the ref: observing them again would decide nothing. */
+  alreadyObserved(id: string, key: string, facts: Facts): boolean {
+    const current = this.facts.get(id)?.[key];
+    return current !== undefined && stableJson(current) === stableJson(Facts.parse(facts));
   }
 
   /** Exact identifiers first (ISRC, UPC, metabase id), then the folded name key where no identifier conflicts. */

@@ -46,6 +46,12 @@ try {
       if ((i / batchSize) % 20 === 0) note(`reconcileMany: ${Math.min(i + batchSize, batched.length)} / ${batched.length}`);
     }
   });
+  // A re-sync: the mediaserver reports the first part of its library again, unchanged.
+  const resync = batched.slice(0, Math.min(batched.length, Math.ceil(total * 0.6)));
+  const resyncRun = await timed(async () => {
+    for (let i = 0; i < resync.length; i += batchSize) await reconcileMany(ctx, resync.slice(i, i + batchSize), 'bench');
+  });
+  note(`re-sync: ${resync.length} unchanged observations`);
   const singleRun = await timed(async () => {
     for (const o of single) await reconcile(ctx, o, 'bench');
   });
@@ -70,6 +76,7 @@ try {
       ['reconcile', 'observations', 'seconds', 'observations/s', 'vs one at a time'],
       [
         [`reconcileMany, batches of ${batchSize}`, String(batched.length), (batchRun.ms / 1000).toFixed(2), fmtRate(batchRate), fmtRatio(batchRate / singleRate)],
+        ['reconcileMany, re-sync of unchanged observations', String(resync.length), (resyncRun.ms / 1000).toFixed(2), fmtRate(rate(resync.length, resyncRun.ms)), fmtRatio(rate(resync.length, resyncRun.ms) / singleRate)],
         ['reconcile, one at a time', String(single.length), (singleRun.ms / 1000).toFixed(2), fmtRate(singleRate), '1'],
       ],
     ),

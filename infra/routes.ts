@@ -5,7 +5,10 @@ import { canonicalRoutes } from '../query/canonical/canonical.routes.ts';
 import { refsRoutes } from '../command/canonical/refs.routes.ts';
 import { mergeRoutes } from '../command/canonical/merge.routes.ts';
 import { rebuildRoutes } from '../command/canonical/rebuild.routes.ts';
+import { migrateRoutes } from '../command/canonical/migrate.routes.ts';
 import { cancelTaskRoutes } from '../command/tasks/cancel.routes.ts';
+import { maintenanceRoutes } from '../query/canonical/maintenance.routes.ts';
+import { libraryRoutes } from '../query/library/library.routes.ts';
 import { taskHistoryRoutes } from '../query/tasks/task-history.routes.ts';
 import { meQueryRoutes } from '../query/me/favorites.routes.ts';
 import { meWriteRoutes } from '../command/me/me.routes.ts';
@@ -52,4 +55,7 @@ export const routes: Route[] = [
   ...proxyStatsRoutes,
   ...pickerRoutes,
   ...liveWriteRoutes,
+  ...migrateRoutes,
+  ...libraryRoutes,
+  ...maintenanceRoutes,
 ];

@@ -8,6 +8,7 @@ import * as catalogCache from './0007-catalog-cache.ts';
 import * as me from './0008-me.ts';
 import * as scrobbles from './0009-scrobbles.ts';
 import * as scrobblerCache from './0012-scrobbler-cache.ts';
+import * as library from './0006-library.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0008-me': me,
   '0009-scrobbles': scrobbles,
   '0012-scrobbler-cache': scrobblerCache,
+  '0006-library': library,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -26,6 +26,8 @@ import { meProxyRoutes } from '../query/scrobbler/proxy-me.routes.ts';
 import { proxyStatsRoutes } from '../query/scrobbler/proxy-stats.routes.ts';
 import { pickerRoutes } from '../query/scrobbler/picker.routes.ts';
 import { liveWriteRoutes } from '../command/scrobbler/live-writes.routes.ts';
+import { personalByNameRoutes } from '../command/scrobbler/personal-by-name.routes.ts';
+import { personalByNameQueryRoutes } from '../query/scrobbler/personal-by-name.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -48,6 +50,8 @@ export const routes: Route[] = [
   ...mirrorRoutes,
   ...invalidScrobblesRoutes,
   ...adminScrobblesRoutes,
+  ...personalByNameQueryRoutes,
+  ...personalByNameRoutes,
   ...proxyCatalogRoutes,
   ...proxyChartsRoutes,
   ...userProxyRoutes,

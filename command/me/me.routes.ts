@@ -1,28 +1,16 @@
-import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import type { Database } from '../../infra/db/database.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
-import { AlbumCollectionRow, type CollectionStatus, listAlbums } from '../../query/me/album-collection.queries.ts';
-import { FavoriteRow, listFavorites } from '../../query/me/favorites.queries.ts';
-import { findDoc } from '../../query/canonical/canonical.queries.ts';
-import { NotFound } from '../../shared/errors.ts';
+import { AlbumCollectionRow, type CollectionStatus } from '../../query/me/album-collection.queries.ts';
+import { FavoriteRow } from '../../query/me/favorites.queries.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
-import { usernameKey } from '../../shared/usernames.ts';
-import { meCommands } from './me-commands.ts';
+import { addAlbumAnswer, addFavoriteAnswer, removeAlbumAnswer, removeFavoriteAnswer } from './me-answers.ts';
 import { TargetBody, targetId } from './target.ts';
 
 const PLURAL: Record<Kind, string> = { artist: 'artists', album: 'albums', track: 'tracks' };
 const IdParams = z.object({ canonical_id: z.string().min(1).max(64) });
-const Removed = z.object({ kind: z.string(), canonical_id: z.string(), removed: z.boolean() });
+export const Removed = z.object({ kind: z.string(), canonical_id: z.string(), removed: z.boolean() });
 const BODY_NOTE = 'Either id is enough; a catalog id alone is resolved through the catalog and seeds the canonical when missing. Adding twice changes nothing.';
 const ERRORS = { 404: 'Unknown canonical id, or nothing in the catalog under that id', 502: 'The catalog failed' };
-
-/** The answer when the read model has not caught up within the bounded wait: the write is durable all the same. */
-async function docOf(db: Kysely<Database>, kind: Kind, id: string) {
-  const doc = await findDoc(db, kind, id);
-  if (!doc) throw new NotFound(`${kind} not found`);
-  return doc;
-}
 
 function favoriteRoutes(kind: Kind) {
   const path = `/me/favorites/${PLURAL[kind]}`;
@@ -37,12 +25,7 @@ function favoriteRoutes(kind: Kind) {
       body: TargetBody,
       response: FavoriteRow,
       errors: ERRORS,
-      handler: async ({ ctx, body, user }) => {
-        const done = await meCommands(ctx, user).addFavorite(kind, await targetId(ctx, user, kind, body));
-        await ctx.settle(done.position);
-        const row = (await listFavorites(ctx.db, usernameKey(user.username), kind, done.canonicalId))[0];
-        return row ?? { ...(await docOf(ctx.db, kind, done.canonicalId)), canonical_id: done.canonicalId, added_at: new Date().toISOString() };
-      },
+      handler: async ({ ctx, body, user }) => addFavoriteAnswer(ctx, user, kind, await targetId(ctx, user, kind, body)),
     }),
     defineRoute({
       method: 'delete',
@@ -54,11 +37,7 @@ function favoriteRoutes(kind: Kind) {
       params: IdParams,
       response: Removed,
       errors: { 404: `Unknown ${kind}` },
-      handler: async ({ ctx, params, user }) => {
-        const done = await meCommands(ctx, user).removeFavorite(kind, params.canonical_id);
-        await ctx.settle(done.position);
-        return { kind, canonical_id: done.canonicalId, removed: done.changed };
-      },
+      handler: ({ ctx, params, user }) => removeFavoriteAnswer(ctx, user, kind, params.canonical_id),
     }),
   ];
 }
@@ -76,16 +55,7 @@ function albumListRoutes(list: 'wishlist' | 'owned', status: CollectionStatus) {
       body: TargetBody,
       response: AlbumCollectionRow,
       errors: ERRORS,
-      handler: async ({ ctx, body, user }) => {
-        const commands = meCommands(ctx, user);
-        const id = await targetId(ctx, user, 'album', body);
-        const done = status === 'owned' ? await commands.addToOwned(id) : await commands.addToWishlist(id);
-        await ctx.settle(done.position);
-        const row = (await listAlbums(ctx.db, usernameKey(user.username), { only: done.canonicalId }))[0];
-        if (row) return row;
-        const at = new Date().toISOString();
-        return { ...(await docOf(ctx.db, 'album', done.canonicalId)), canonical_id: done.canonicalId, status, wishlisted_at: status === 'owned' ? null : at, owned_at: status === 'owned' ? at : null, added_at: at };
-      },
+      handler: async ({ ctx, body, user }) => addAlbumAnswer(ctx, user, status, await targetId(ctx, user, 'album', body)),
     }),
     defineRoute({
       method: 'delete',
@@ -97,12 +67,7 @@ function albumListRoutes(list: 'wishlist' | 'owned', status: CollectionStatus) {
       params: IdParams,
       response: Removed,
       errors: { 404: 'Unknown album' },
-      handler: async ({ ctx, params, user }) => {
-        const commands = meCommands(ctx, user);
-        const done = status === 'owned' ? await commands.removeFromOwned(params.canonical_id) : await commands.removeFromWishlist(params.canonical_id);
-        await ctx.settle(done.position);
-        return { kind: 'album', canonical_id: done.canonicalId, removed: done.changed };
-      },
+      handler: ({ ctx, params, user }) => removeAlbumAnswer(ctx, user, status, params.canonical_id),
     }),
   ];
 }

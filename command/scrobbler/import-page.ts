@@ -21,7 +21,8 @@ export interface PageToImport {
 
 /**
  * Records one fetched page into the user's scrobble stream. Only scrobbles the stream does not hold
- * yet are stamped with canonical ids (the costly part) and recorded, so a re-import adds nothing.
+ * yet are stamped with canonical ids (the costly part: one reconcile batch per page) and recorded,
+ * so a re-import adds nothing.
  */
 export async function importPage(ctx: AppContext, page: PageToImport): Promise<{ inserted: number; result?: AppendResult }> {
   const key = usernameKey(page.username);
@@ -35,7 +36,8 @@ export async function importPage(ctx: AppContext, page: PageToImport): Promise<{
   const since = await userSince(ctx, page.username);
   const fresh = newScrobbles(await scrobblesState(ctx, key), candidates, since);
   const stamp = page.stamper ?? canonicalStamper(ctx, page.username);
-  for (const scrobble of fresh) Object.assign(scrobble, await stamp(scrobble));
+  const ids = await stamp(fresh);
+  fresh.forEach((scrobble, i) => Object.assign(scrobble, ids[i]));
   const handled = await onScrobbles(ctx, key, {
     type: 'ImportPage',
     username: page.username,

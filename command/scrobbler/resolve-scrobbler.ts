@@ -2,7 +2,9 @@ import type { AppContext } from '../../infra/context.ts';
 import { scrobblerClient } from '../../infra/upstreams/scrobbler/client.ts';
 import type { ItemInfo } from '../../infra/upstreams/scrobbler/schemas.ts';
 import { scrobblerArtistId, scrobblerItemId } from '../../shared/canonical/external-ids.ts';
+import type { Kind } from '../../shared/events/canonical.events.ts';
 import { UpstreamNotFound } from '../../shared/errors.ts';
+import { entityByRef } from '../../query/canonical/canonical.queries.ts';
 import { type Observation, reconcile } from '../canonical/reconciler.ts';
 
 /** `<artist>::<name>`, split at the first separator; undefined when the shape is not there. */
@@ -43,4 +45,24 @@ export async function reconcileFromScrobbler(ctx: AppContext, kind: 'album' | 't
     : undefined;
   const duration = info?.duration_ms ? { duration_ms: info.duration_ms } : {};
   return reconcile(ctx, { source: 'scrobbler', kind, external_id: externalId, facts: { name: parts.name, ...mbid(info?.mbid), ...duration }, artist, album }, actor);
+}
+
+/** What a by-name request names: an artist, or an album or track under its artist. */
+export interface ScrobblerName {
+  artist: string;
+  name?: string;
+}
+
+/**
+ * The canonical entity a scrobbler name stands for: the owner of its scrobbler ref when known;
+ * otherwise an artist is minted from its name (its name is its id, nothing to fetch) and an album
+ * or track is fetched from the scrobbler and reconciled (a name key joins it to the entity other
+ * sources already brought). Undefined when the scrobbler knows no such album.
+ */
+export async function entityFromScrobblerName(ctx: AppContext, kind: Kind, named: ScrobblerName, actor: string): Promise<string | undefined> {
+  const externalId = kind === 'artist' ? scrobblerArtistId(named.artist) : scrobblerItemId(named.artist, named.name ?? '');
+  const known = await entityByRef(ctx.db, kind, 'scrobbler', externalId);
+  if (known) return known;
+  if (kind === 'artist') return reconcile(ctx, { source: 'scrobbler', kind, external_id: externalId, facts: { name: named.artist } }, actor);
+  return reconcileFromScrobbler(ctx, kind, externalId, actor);
 }

@@ -12,7 +12,8 @@ const echo = (value: string | undefined) => ({ corrected: '0', '#text': value ??
 export function userMethod(state: ScrobblerFakeState, method: string, params: Params, res: Response): boolean {
   if (WRITES.has(method)) return write(state, method, params, res);
   if (method === 'album.getinfo' || method === 'track.getinfo') return params.username ? itemWithUser(state, method, params, res) : false;
-  if (!method.startsWith('user.') && method !== 'library.getartists') return false;
+  // Recent tracks are the history the mirror imports: the main routes serve them.
+  if (method === 'user.getrecenttracks' || (!method.startsWith('user.') && method !== 'library.getartists')) return false;
   const user = state.user(params.user ?? '');
   if (!user) return failWith(res, 6, 'User not found');
   const live = liveState(state);

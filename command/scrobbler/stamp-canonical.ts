@@ -19,6 +19,13 @@ const refKey = (kind: Kind, externalId: string) => `${kind}\u0000${externalId}`;
 const named = (row: ScrobbleRow) => row.artist.trim() !== '' && row.track.trim() !== '';
 const mbid = (value: string | null) => (value ? { mbid: value } : {});
 
+/** What an album or track belongs to: its ref, its name in this scrobble, its observation when new in the page. */
+interface Owner {
+  ref: string;
+  name: string;
+  observed: Observation | undefined;
+}
+
 /** The scrobbler refs a scrobble names, in the order they are observed: artist, album, track. */
 function refsOf(row: ScrobbleRow) {
   return {
@@ -55,36 +62,39 @@ export function canonicalStamper(ctx: AppContext, actor: string | null) {
     }
   }
 
-  /** One observation per ref the canonical layer lacks; what it belongs to is nested when new too. */
-  function observationsFor(rows: ScrobbleRow[]): { keys: string[]; observations: Observation[] } {
+  /** Observed when new in the page (the batch reconciles it first), else given by id; named as the scrobble spells it. */
+  function withOwners(facts: Facts & { name: string }, owners: { artist?: Owner; album?: Owner }): Pick<Observation, 'facts' | 'artist' | 'album'> {
+    const out: Pick<Observation, 'facts' | 'artist' | 'album'> = { facts: { ...facts } };
+    if (owners.artist) {
+      out.facts.artist_name = owners.artist.name;
+      if (owners.artist.observed) out.artist = owners.artist.observed;
+      else out.facts.artist_id = known.get(refKey('artist', owners.artist.ref))!;
+    }
+    if (owners.album) {
+      out.facts.album_title = owners.album.name;
+      if (owners.album.observed) out.album = owners.album.observed;
+      else out.facts.album_id = known.get(refKey('album', owners.album.ref))!;
+    }
+    return out;
+  }
+
+  /** One observation per ref the canonical layer lacks, in the order the page's scrobbles name them. */
+  function observationsFor(rows: ScrobbleRow[]): Map<string, Observation> {
     const fresh = new Map<string, Observation>();
-    const keys: string[] = [];
-    const add = (key: string, build: () => Observation) => {
-      if (known.has(key) || fresh.has(key)) return fresh.get(key);
-      const observation = build();
-      fresh.set(key, observation);
-      keys.push(key);
-      return observation;
+    const add = (kind: Kind, externalId: string, facts: Facts & { name: string }, owners: { artist?: Owner; album?: Owner } = {}) => {
+      const key = refKey(kind, externalId);
+      if (!known.has(key) && !fresh.has(key)) fresh.set(key, { source: 'scrobbler', kind, external_id: externalId, ...withOwners(facts, owners) });
+      return fresh.get(key);
     };
     for (const row of rows) {
       const refs = refsOf(row);
-      const artist = add(refKey('artist', refs.artist), () => ({ source: 'scrobbler', kind: 'artist', external_id: refs.artist, facts: { name: row.artist, ...mbid(row.artist_mbid) } }));
-      const owner = (facts: Facts & { name: string }): Pick<Observation, 'facts' | 'artist'> =>
-        // The artist's name as this scrobble spells it (the artist's ref is case-folded).
-        artist ? { facts: { ...facts, artist_name: row.artist }, artist } : { facts: { name: facts.name, artist_id: known.get(refKey('artist', refs.artist))!, artist_name: row.artist, ...mbid(facts.mbid ?? null) } };
-      const album = refs.album
-        ? add(refKey('album', refs.album), () => ({ source: 'scrobbler', kind: 'album', external_id: refs.album!, ...owner({ name: row.album!, ...mbid(row.album_mbid) }) }))
+      const artist: Owner = { ref: refs.artist, name: row.artist, observed: add('artist', refs.artist, { name: row.artist, ...mbid(row.artist_mbid) }) };
+      const album: Owner | undefined = refs.album
+        ? { ref: refs.album, name: row.album!, observed: add('album', refs.album, { name: row.album!, ...mbid(row.album_mbid) }, { artist }) }
         : undefined;
-      add(refKey('track', refs.track), () => {
-        const base = owner({ name: row.track, ...mbid(row.track_mbid) });
-        if (!refs.album) return { source: 'scrobbler', kind: 'track', external_id: refs.track, ...base };
-        if (album) return { source: 'scrobbler', kind: 'track', external_id: refs.track, ...base, album };
-        const { mbid: trackMbid, ...rest } = base.facts;
-        const facts = { ...rest, album_id: known.get(refKey('album', refs.album))!, album_title: row.album!, ...mbid(trackMbid ?? null) };
-        return { source: 'scrobbler', kind: 'track', external_id: refs.track, ...base, facts };
-      });
+      add('track', refs.track, { name: row.track, ...mbid(row.track_mbid) }, { artist, album });
     }
-    return { keys, observations: keys.map((k) => fresh.get(k)!) };
+    return fresh;
   }
 
   return async function stampPage(rows: ScrobbleRow[]): Promise<CanonicalIds[]> {
@@ -93,9 +103,10 @@ export function canonicalStamper(ctx: AppContext, actor: string | null) {
     await lookUp('artist', refs.map((r) => r.artist));
     await lookUp('album', refs.flatMap((r) => (r.album ? [r.album] : [])));
     await lookUp('track', refs.map((r) => r.track));
-    const { keys, observations } = observationsFor(stamped);
+    const fresh = observationsFor(stamped);
+    const keys = [...fresh.keys()];
     try {
-      const ids = await reconcileMany(ctx, observations, actor);
+      const ids = await reconcileMany(ctx, [...fresh.values()], actor);
       keys.forEach((key, i) => known.set(key, ids[i]!));
     } catch (error) {
       log.warn('scrobbler: a page could not be reconciled at once, going one by one', { error: String(error) });

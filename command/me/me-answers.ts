@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
 import type { Database } from '../../infra/db/database.ts';
 import type { SessionUser } from '../../infra/http/auth.ts';
@@ -15,11 +16,9 @@ import { meCommands } from './me-commands.ts';
  * (`/me` by canonical or catalog id, `/scrobbler/me` by name): one store of favorites and albums.
  */
 
-export interface RemovedAnswer {
-  kind: Kind;
-  canonical_id: string;
-  removed: boolean;
-}
+/** What a removal answers; `removed: false` when the caller had nothing there. */
+export const Removed = z.object({ kind: z.string(), canonical_id: z.string(), removed: z.boolean() });
+type RemovedAnswer = z.infer<typeof Removed>;
 
 /** The answer when the read model has not caught up within the bounded wait: the write is durable all the same. */
 async function docOf(db: Kysely<Database>, kind: Kind, id: string) {

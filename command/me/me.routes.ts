@@ -3,12 +3,11 @@ import { defineRoute } from '../../infra/http/define-route.ts';
 import { AlbumCollectionRow, type CollectionStatus } from '../../query/me/album-collection.queries.ts';
 import { FavoriteRow } from '../../query/me/favorites.queries.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
-import { addAlbumAnswer, addFavoriteAnswer, removeAlbumAnswer, removeFavoriteAnswer } from './me-answers.ts';
+import { Removed, addAlbumAnswer, addFavoriteAnswer, removeAlbumAnswer, removeFavoriteAnswer } from './me-answers.ts';
 import { TargetBody, targetId } from './target.ts';
 
 const PLURAL: Record<Kind, string> = { artist: 'artists', album: 'albums', track: 'tracks' };
 const IdParams = z.object({ canonical_id: z.string().min(1).max(64) });
-export const Removed = z.object({ kind: z.string(), canonical_id: z.string(), removed: z.boolean() });
 const BODY_NOTE = 'Either id is enough; a catalog id alone is resolved through the catalog and seeds the canonical when missing. Adding twice changes nothing.';
 const ERRORS = { 404: 'Unknown canonical id, or nothing in the catalog under that id', 502: 'The catalog failed' };
 

@@ -7,8 +7,7 @@ import { FavoriteRow } from '../../query/me/favorites.queries.ts';
 import { scrobblerArtistId } from '../../shared/canonical/external-ids.ts';
 import { NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
-import { addAlbumAnswer, addFavoriteAnswer, removeAlbumAnswer, removeFavoriteAnswer } from '../me/me-answers.ts';
-import { Removed } from '../me/me.routes.ts';
+import { Removed, addAlbumAnswer, addFavoriteAnswer, removeAlbumAnswer, removeFavoriteAnswer } from '../me/me-answers.ts';
 import { type ScrobblerName, entityFromScrobblerName } from './resolve-scrobbler.ts';
 
 const PLURAL: Record<Kind, string> = { artist: 'artists', album: 'albums', track: 'tracks' };

@@ -18,6 +18,7 @@ describe('scrobbler: favorites, wishlist and owned by name', () => {
     fake.state.addAlbum({ artist: 'Cher', name: 'Believe', mbid: '03c91c40-49a6-44a7-90e7-a700edf97a62' });
     fake.state.addAlbum({ artist: 'Cher', name: 'Heart of Stone', mbid: '' });
     fake.state.addAlbum({ artist: 'Portishead', name: 'Dummy', mbid: '' });
+    fake.state.addAlbum({ artist: 'AC/DC', name: 'Back in Black', mbid: '' });
     fake.state.addTrack({ artist: 'Cher', name: 'Strong Enough', mbid: '', album: 'Believe' });
     app = await startTestApp(fake.env);
     ({ client } = await signedInAs(app, 'viewer'));
@@ -111,6 +112,14 @@ describe('scrobbler: favorites, wishlist and owned by name', () => {
     const track = (await client.get('/me/favorites/tracks')).body[0];
     expect((await client.delete(`/scrobbler/me/favorites/tracks/${enc('Cher::Strong Enough')}`)).body).to.include({ canonical_id: track.id, removed: true });
     expect((await client.get('/scrobbler/me/favorites/tracks')).body).to.deep.equal([]);
+  });
+
+  it('given a name with a slash, when its scrobbler id is deleted URL-encoded, then the entry is gone', async () => {
+    const wished = await client.post('/scrobbler/me/albums/wishlist', { artist: 'AC/DC', album: 'Back in Black' });
+    expect(wished.status).to.equal(200);
+    const res = await client.delete(`/scrobbler/me/albums/wishlist/${enc('AC/DC::Back in Black')}`);
+    expect(res.body).to.deep.equal({ kind: 'album', canonical_id: wished.body.id, removed: true });
+    expect((await client.get('/scrobbler/me/albums/wishlist')).body).to.deep.equal([]);
   });
 
   it('when the target is unknown either way, then 404', async () => {

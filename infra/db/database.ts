@@ -23,6 +23,7 @@ export interface Database {
   dashboard_hours: Dashboard.DashboardHoursTable;
   dashboard_heatmap: Dashboard.DashboardHeatmapTable;
   dashboard_entity_days: Dashboard.DashboardEntityDaysTable;
+  dashboard_entity_months: Dashboard.DashboardEntityMonthsTable;
   dashboard_entities: Dashboard.DashboardEntitiesTable;
   dashboard_streaks: Dashboard.DashboardStreaksTable;
 }

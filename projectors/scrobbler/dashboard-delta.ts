@@ -1,6 +1,6 @@
 import type { Scrobble } from '../../shared/events/scrobbles.events.ts';
 import { scrobblerArtistId, scrobblerItemId } from '../../shared/canonical/external-ids.ts';
-import { dayOf, hourOf, weekdayOfDay } from '../../shared/scrobbles/calendar.ts';
+import { dayOf, hourOf, monthOfDay, weekdayOfDay } from '../../shared/scrobbles/calendar.ts';
 import type { DashboardScrobblesTable } from './dashboard.table.ts';
 
 export type ScrobbleRow = DashboardScrobblesTable;
@@ -62,6 +62,7 @@ export class Delta {
   readonly hours = new Map<string, Owner & { day: number; hour: number; plays: number }>();
   readonly heatmap = new Map<string, Owner & { dow: number; hour: number; plays: number }>();
   readonly entityDays = new Map<string, Owner & { kind: EntityKind; day: number; entity_key: string; plays: number }>();
+  readonly entityMonths = new Map<string, Owner & { kind: EntityKind; entity_key: string; month: number; plays: number }>();
   readonly entities = new Map<string, EntityChange>();
   hasRemovals = false;
 
@@ -85,6 +86,8 @@ export class Delta {
     const o = ownerKey(row);
     const owner = { user_key: row.user_key, listener: row.listener };
     bump(this.entityDays, `${o}|${kind}|${row.day}|${entityKey}`, () => ({ ...owner, kind, day: row.day, entity_key: entityKey, plays: 0 }), sign);
+    const month = monthOfDay(row.day);
+    bump(this.entityMonths, `${o}|${kind}|${entityKey}|${month}`, () => ({ ...owner, kind, entity_key: entityKey, month, plays: 0 }), sign);
     const entry = this.entities.get(`${o}|${kind}|${entityKey}`) ?? {
       ...owner,
       kind,

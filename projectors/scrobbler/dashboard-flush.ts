@@ -76,6 +76,14 @@ async function upsertCounters(trx: Trx, delta: Delta): Promise<void> {
       .onConflict((oc) => oc.columns([...OWNER, 'kind', 'day', 'entity_key']).doUpdateSet({ plays: sql`dashboard_entity_days.plays + excluded.plays` }))
       .execute();
   }
+  const months = nonZero(delta.entityMonths);
+  for (let i = 0; i < months.length; i += CHUNK) {
+    await trx
+      .insertInto('dashboard_entity_months')
+      .values(months.slice(i, i + CHUNK))
+      .onConflict((oc) => oc.columns([...OWNER, 'kind', 'entity_key', 'month']).doUpdateSet({ plays: sql`dashboard_entity_months.plays + excluded.plays` }))
+      .execute();
+  }
 }
 
 async function upsertEntities(trx: Trx, rows: EntityChange[]) {
@@ -133,13 +141,22 @@ async function dropEmptyDays(trx: Trx, delta: Delta) {
 async function dropEmptyCounters(trx: Trx, delta: Delta): Promise<void> {
   for (const { owner, items } of touchedByOwner(delta.days.values()).values()) {
     const days = items.map((d) => d.day);
-    const scoped = <T extends 'dashboard_hours' | 'dashboard_entity_days'>(table: T) =>
-      trx.deleteFrom(table as 'dashboard_hours').where('user_key', '=', owner.user_key).where('listener', '=', owner.listener).where('day', 'in', days).where('plays', '<=', 0);
-    await scoped('dashboard_hours').execute();
-    await scoped('dashboard_entity_days').execute();
+    await trx.deleteFrom('dashboard_hours').where('user_key', '=', owner.user_key).where('listener', '=', owner.listener).where('day', 'in', days).where('plays', '<=', 0).execute();
     await trx.deleteFrom('dashboard_heatmap').where('user_key', '=', owner.user_key).where('listener', '=', owner.listener).where('plays', '<=', 0).execute();
   }
-  // A canonical link moves plays without touching days: clear the entity days it emptied.
+  // Entity rows are keyed by entity, not by the days above: clear the ones the removals emptied.
+  for (const e of delta.entityMonths.values()) {
+    if (e.plays >= 0) continue;
+    await trx
+      .deleteFrom('dashboard_entity_months')
+      .where('user_key', '=', e.user_key)
+      .where('listener', '=', e.listener)
+      .where('kind', '=', e.kind)
+      .where('entity_key', '=', e.entity_key)
+      .where('month', '=', e.month)
+      .where('plays', '<=', 0)
+      .execute();
+  }
   for (const e of delta.entityDays.values()) {
     if (e.plays >= 0) continue;
     await trx

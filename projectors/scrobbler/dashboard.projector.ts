@@ -24,7 +24,7 @@ export const dashboardProjector: Projector = {
   handles: ['ScrobblesImported', 'ScrobbleCanonicalLinked', 'ScrobblesDeleted'],
   tables: [
     'dashboard_scrobbles', 'dashboard_invalid', 'dashboard_totals', 'dashboard_days', 'dashboard_hours',
-    'dashboard_heatmap', 'dashboard_entity_days', 'dashboard_entities', 'dashboard_streaks',
+    'dashboard_heatmap', 'dashboard_entity_days', 'dashboard_entity_months', 'dashboard_entities', 'dashboard_streaks',
   ],
   apply: async (trx, events) => {
     let i = 0;

@@ -64,6 +64,14 @@ export interface DashboardEntityDaysTable extends Owned {
   plays: number;
 }
 
+/** Plays per entity and calendar month (months since 1970-01). */
+export interface DashboardEntityMonthsTable extends Owned {
+  kind: string;
+  entity_key: string;
+  month: number;
+  plays: number;
+}
+
 export interface DashboardEntitiesTable extends Owned {
   kind: string;
   entity_key: string;

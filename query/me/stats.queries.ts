@@ -1,4 +1,4 @@
-import { isoMonth, isoTime } from '../../shared/scrobbles/calendar.ts';
+import { isoMonthOf, isoTime } from '../../shared/scrobbles/calendar.ts';
 import type { Db, EntityKind, Owner } from '../scrobbler/listening.queries.ts';
 
 /**
@@ -24,17 +24,16 @@ export async function entityStats(db: Db, owner: Owner, kind: EntityKind, ids: s
     .execute();
   const plays = rows.reduce((n, r) => n + r.plays, 0);
   if (plays === 0) return { plays: 0, first_played_at: null, last_played_at: null, plays_by_month: [], rank: null };
-  const days = await db
-    .selectFrom('dashboard_entity_days')
-    .select(['day', 'plays'])
+  const monthRows = await db
+    .selectFrom('dashboard_entity_months')
+    .select(['month', 'plays'])
     .where('user_key', '=', owner.user_key)
     .where('listener', '=', owner.listener)
     .where('kind', '=', kind)
     .where('entity_key', 'in', ids)
-    .orderBy('day')
     .execute();
-  const months = new Map<string, number>();
-  for (const d of days) months.set(isoMonth(d.day), (months.get(isoMonth(d.day)) ?? 0) + d.plays);
+  const months = new Map<number, number>();
+  for (const m of monthRows) months.set(m.month, (months.get(m.month) ?? 0) + m.plays);
   const above = await db
     .selectFrom('dashboard_entities')
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -48,7 +47,7 @@ export async function entityStats(db: Db, owner: Owner, kind: EntityKind, ids: s
     plays,
     first_played_at: isoTime(Math.min(...rows.map((r) => r.first_uts))),
     last_played_at: isoTime(Math.max(...rows.map((r) => r.last_uts))),
-    plays_by_month: [...months].map(([month, n]) => ({ month, plays: n })),
+    plays_by_month: [...months].sort(([a], [b]) => a - b).map(([month, n]) => ({ month: isoMonthOf(month), plays: n })),
     rank: Number(above.n) + 1,
   };
 }

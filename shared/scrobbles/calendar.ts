@@ -9,8 +9,15 @@ export const hourOf = (uts: number) => Math.floor((uts - dayOf(uts) * DAY_SECOND
 /** Monday = 0 … Sunday = 6; the epoch's first day was a Thursday. */
 export const weekdayOfDay = (day: number) => (((day + 3) % 7) + 7) % 7;
 
+/** Calendar months since 1970-01 (0 = January 1970). */
+export function monthOfDay(day: number): number {
+  const d = new Date(day * DAY_SECONDS * 1000);
+  return (d.getUTCFullYear() - 1970) * 12 + d.getUTCMonth();
+}
+export const monthStartDay = (month: number) => Math.floor(Date.UTC(1970 + Math.floor(month / 12), month % 12, 1) / 1000 / DAY_SECONDS);
+export const isoMonthOf = (month: number) => isoDate(monthStartDay(month)).slice(0, 7);
+
 export const isoDate = (day: number) => new Date(day * DAY_SECONDS * 1000).toISOString().slice(0, 10);
-export const isoMonth = (day: number) => isoDate(day).slice(0, 7);
 export const isoTime = (uts: number) => new Date(uts * 1000).toISOString();
 
 /**

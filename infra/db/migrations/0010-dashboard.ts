@@ -69,7 +69,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('plays', 'integer', (c) => c.notNull())
     .addPrimaryKeyConstraint('dashboard_entity_days_pk', ['user_key', 'listener', 'kind', 'day', 'entity_key'])
     .execute();
-  await db.schema.createIndex('dashboard_entity_days_entity').on('dashboard_entity_days').columns(['user_key', 'listener', 'kind', 'entity_key', 'day']).execute();
+
+  // PGlite gathers no statistics: each table has one index per access path, so a plan cannot pick
+  // a scan over the whole history. Per-entity reads go through months, windowed reads through days.
+  await owner(db.schema.createTable('dashboard_entity_months'))
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('entity_key', 'text', (c) => c.notNull())
+    .addColumn('month', 'integer', (c) => c.notNull())
+    .addColumn('plays', 'integer', (c) => c.notNull())
+    .addPrimaryKeyConstraint('dashboard_entity_months_pk', ['user_key', 'listener', 'kind', 'entity_key', 'month'])
+    .execute();
 
   await owner(db.schema.createTable('dashboard_entities'))
     .addColumn('kind', 'text', (c) => c.notNull())

@@ -40,3 +40,14 @@ describe('scrobble calendar', () => {
     expect(windowStart(2, reference)).to.equal(reference - 2 * 86_400);
   });
 });
+
+describe('scrobble months', () => {
+  it('given days in January 1970 and March 2025, then months since 1970-01 and back', async () => {
+    const { monthOfDay, monthStartDay, isoMonthOf } = await import('../../../../shared/scrobbles/calendar.ts');
+    expect(monthOfDay(0)).to.equal(0);
+    const day = dayOf(Date.parse('2025-03-31T23:00:00Z') / 1000);
+    expect(isoMonthOf(monthOfDay(day))).to.equal('2025-03');
+    expect(monthStartDay(monthOfDay(day))).to.equal(dayOf(Date.parse('2025-03-01T00:00:00Z') / 1000));
+    expect(monthStartDay(monthOfDay(day) + 1)).to.equal(dayOf(Date.parse('2025-04-01T00:00:00Z') / 1000));
+  });
+});

@@ -34,15 +34,17 @@ export async function entityStats(db: Db, owner: Owner, kind: EntityKind, ids: s
     .execute();
   const months = new Map<number, number>();
   for (const m of monthRows) months.set(m.month, (months.get(m.month) ?? 0) + m.plays);
-  const above = await db
+  // Sorted by plays so the plays index answers: the count costs the rank, not the library size.
+  const morePlayed = db
     .selectFrom('dashboard_entities')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select('plays')
     .where('user_key', '=', owner.user_key)
     .where('listener', '=', owner.listener)
     .where('kind', '=', kind)
     .where('plays', '>', plays)
     .where('entity_key', 'not in', ids)
-    .executeTakeFirstOrThrow();
+    .orderBy('plays');
+  const above = await db.selectFrom(morePlayed.as('m')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return {
     plays,
     first_played_at: isoTime(Math.min(...rows.map((r) => r.first_uts))),

@@ -94,16 +94,17 @@ export async function playsPerDay(db: Db, owner: Owner, window: Window | null): 
   return days.map((d) => ({ date: isoDate(d.day), plays: d.plays }));
 }
 
-/** Artists first scrobbled inside the window (all of them for all time). */
+/** Artists first scrobbled inside the window (all of them for all time), through the first-play index. */
 export async function newArtistCount(db: Db, owner: Owner, window: Window | null, allTime: number): Promise<number> {
   if (!window) return allTime;
-  const row = await db
+  const inWindow = db
     .selectFrom('dashboard_entities')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .select('first_uts')
     .where('user_key', '=', owner.user_key)
     .where('listener', '=', owner.listener)
     .where('kind', '=', 'artist')
     .where('first_uts', '>=', window.start)
-    .executeTakeFirstOrThrow();
+    .orderBy('first_uts');
+  const row = await db.selectFrom(inWindow.as('a')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
 }

@@ -2,7 +2,10 @@ import { sql } from 'kysely';
 import { isoTime } from '../../shared/scrobbles/calendar.ts';
 import { type Db, type Owner, canonicalOf, scrobbleOut } from './listening.queries.ts';
 
-/** The most recent scrobbles played on that weekday at that hour (UTC), newest first. */
+/**
+ * The most recent scrobbles played on that weekday at that hour (UTC), newest first: either index
+ * stops after `limit` matches, inside the window when there is one.
+ */
 export async function heatmapCell(db: Db, owner: Owner, cell: { dow: number; hour: number }, start: number | null, limit: number) {
   let rows = db
     .selectFrom('dashboard_scrobbles')
@@ -41,16 +44,27 @@ export async function rediscover(db: Db, owner: Owner, cutoff: number, limit: nu
   return rows.map(entityOut);
 }
 
-/** Artists first scrobbled at or after `start`, most played first, each with its most played tracks. */
+/**
+ * Artists first scrobbled at or after `start`, most played first, each with its most played tracks.
+ * A window reads the artists it holds through the first-play index (the sorted subquery keeps it
+ * there), so a long history of older artists is never walked.
+ */
 export async function newArtists(db: Db, owner: Owner, start: number | null, limit: number, tracksPerArtist: number) {
-  let query = db
+  const artistRows = db
     .selectFrom('dashboard_entities')
     .select(['entity_key', 'name', 'artist_name', 'artist_key', 'plays', 'first_uts', 'last_uts'])
     .where('user_key', '=', owner.user_key)
     .where('listener', '=', owner.listener)
     .where('kind', '=', 'artist');
-  if (start !== null) query = query.where('first_uts', '>=', start);
-  const artists = await query.orderBy('plays', 'desc').orderBy('first_uts', 'desc').orderBy('entity_key').limit(limit).execute();
+  const source = start === null ? artistRows : artistRows.where('first_uts', '>=', start).orderBy('first_uts');
+  const artists = await db
+    .selectFrom(source.as('a'))
+    .selectAll()
+    .orderBy('plays', 'desc')
+    .orderBy('first_uts', 'desc')
+    .orderBy('entity_key')
+    .limit(limit)
+    .execute();
   const tracks = await topTracksOf(db, owner, artists.map((a) => a.entity_key), tracksPerArtist);
   return artists.map((a) => {
     const { canonical_artist_id: _, artist_name: __, ...artist } = entityOut(a);

@@ -27,7 +27,7 @@ const note = (msg: string) => process.stderr.write(`  [${((Date.now() - started)
 const SMALL = 1000;
 const large = envInt('BENCH_SCROBBLES', 1_000_000);
 const requests = envInt('BENCH_REQUESTS', 300);
-const ENDPOINTS = ['/scrobbler/me/dashboard', '/scrobbler/me/dashboard?window_days=30', '/scrobbler/me/rediscover', '/scrobbler/me/new-artists?window_days=365'];
+const ENDPOINTS = ['/scrobbler/me/dashboard', '/scrobbler/me/dashboard?window_days=30', '/scrobbler/me/rediscover', '/scrobbler/me/new-artists'];
 
 interface Stats {
   p50: number;

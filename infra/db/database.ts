@@ -26,4 +26,5 @@ export interface Database {
   dashboard_entity_months: Dashboard.DashboardEntityMonthsTable;
   dashboard_entities: Dashboard.DashboardEntitiesTable;
   dashboard_streaks: Dashboard.DashboardStreaksTable;
+  dashboard_redirects: Dashboard.DashboardRedirectsTable;
 }

@@ -2,15 +2,18 @@ import { type Transaction, sql } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
 import type { Projector, StoredEvent } from '../../infra/projections/projector.ts';
 import type { ScrobbleEvent } from '../../shared/events/scrobbles.events.ts';
+import type { EntityEvent } from '../../shared/events/canonical.events.ts';
 import { invalidKind } from '../../shared/scrobbles/invalid.ts';
 import { listenerKey } from '../../shared/scrobbles/listener.ts';
 import { assertNever } from '../../shared/never.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 import { Delta, ENTITY_KINDS, type ScrobbleRow, entityKeys, scrobbleRow } from './dashboard-delta.ts';
 import { flushDelta } from './dashboard-flush.ts';
+import { applyMerge, resolveKeys } from './dashboard-merges.ts';
 
 type Trx = Transaction<Database>;
 type Imported = Extract<ScrobbleEvent, { type: 'ScrobblesImported' }>;
+type Handled = ScrobbleEvent | Extract<EntityEvent, { type: 'EntityMergedInto' }>;
 const CHUNK = 1000;
 
 /**
@@ -21,10 +24,10 @@ const CHUNK = 1000;
 export const dashboardProjector: Projector = {
   name: 'scrobbler_dashboard',
   version: 1,
-  handles: ['ScrobblesImported', 'ScrobbleCanonicalLinked', 'ScrobblesDeleted'],
+  handles: ['ScrobblesImported', 'ScrobbleCanonicalLinked', 'ScrobblesDeleted', 'EntityMergedInto'],
   tables: [
     'dashboard_scrobbles', 'dashboard_invalid', 'dashboard_totals', 'dashboard_days', 'dashboard_hours',
-    'dashboard_heatmap', 'dashboard_entity_days', 'dashboard_entity_months', 'dashboard_entities', 'dashboard_streaks',
+    'dashboard_heatmap', 'dashboard_entity_days', 'dashboard_entity_months', 'dashboard_entities', 'dashboard_streaks', 'dashboard_redirects',
   ],
   apply: async (trx, events) => {
     let i = 0;
@@ -33,12 +36,12 @@ export const dashboardProjector: Projector = {
       const run: (StoredEvent & Imported)[] = [];
       while (i < events.length && events[i]!.type === 'ScrobblesImported') run.push(events[i++] as StoredEvent & Imported);
       if (run.length > 0) await applyImports(trx, run);
-      else await applyOne(trx, events[i++] as StoredEvent & ScrobbleEvent);
+      else await applyOne(trx, events[i++] as StoredEvent & Handled);
     }
   },
 };
 
-async function applyOne(trx: Trx, event: StoredEvent & ScrobbleEvent): Promise<void> {
+async function applyOne(trx: Trx, event: StoredEvent & Handled): Promise<void> {
   switch (event.type) {
     case 'ScrobblesImported':
       return applyImports(trx, [event]);
@@ -46,6 +49,8 @@ async function applyOne(trx: Trx, event: StoredEvent & ScrobbleEvent): Promise<v
       return applyDeleted(trx, usernameKey(event.data.username), event.data.scrobble_ids);
     case 'ScrobbleCanonicalLinked':
       return applyLinked(trx, usernameKey(event.data.username), event.data);
+    case 'EntityMergedInto':
+      return applyMerge(trx, event.data.kind, event.data.id, event.data.target_id);
     default:
       assertNever(event);
   }
@@ -69,7 +74,7 @@ async function applyImports(trx: Trx, events: Imported[]): Promise<void> {
   for (let i = 0; i < invalidRows.length; i += CHUNK) {
     await trx.insertInto('dashboard_invalid').values(invalidRows.slice(i, i + CHUNK)).onConflict((oc) => oc.doNothing()).execute();
   }
-  const rows = [...valid.values()];
+  const rows = await resolveKeys(trx, [...valid.values()]);
   const delta = new Delta();
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
@@ -108,19 +113,19 @@ async function applyLinked(
 ): Promise<void> {
   const row = await trx.selectFrom('dashboard_scrobbles').selectAll().where('user_key', '=', userKey).where('scrobble_id', '=', link.scrobble_id).executeTakeFirst();
   if (!row) return;
-  const moved: ScrobbleRow = { ...row, ...entityKeys({ ...row, ...link }) };
+  const [moved] = await resolveKeys(trx, [{ ...row, ...entityKeys({ ...row, ...link }) } as ScrobbleRow]);
   const delta = new Delta();
   for (const kind of ENTITY_KINDS) {
     const from = row[`${kind}_key`];
-    const to = moved[`${kind}_key`];
+    const to = moved![`${kind}_key`];
     if (from === to) continue;
     if (from) delta.entity(row, kind, from, -1);
-    if (to) delta.entity(moved, kind, to, 1);
+    if (to) delta.entity(moved!, kind, to, 1);
   }
   if (delta.entities.size === 0) return;
   await trx
     .updateTable('dashboard_scrobbles')
-    .set({ artist_key: moved.artist_key, album_key: moved.album_key, track_key: moved.track_key })
+    .set({ artist_key: moved!.artist_key, album_key: moved!.album_key, track_key: moved!.track_key })
     .where('user_key', '=', userKey)
     .where('scrobble_id', '=', link.scrobble_id)
     .execute();

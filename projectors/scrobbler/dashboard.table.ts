@@ -89,3 +89,10 @@ export interface DashboardStreaksTable extends Owned {
   end_day: number;
   length: number;
 }
+
+/** A merged-away canonical id and the target its plays now count under (chains collapsed). */
+export interface DashboardRedirectsTable {
+  from_id: string;
+  kind: string;
+  to_id: string;
+}

@@ -2,25 +2,22 @@ import { isoMonthOf, isoTime } from '../../shared/scrobbles/calendar.ts';
 import type { Db, EntityKind, Owner } from '../scrobbler/listening.queries.ts';
 
 /**
- * The ids whose plays count for an entity: its merge target (chains are collapsed in the canonical
- * read model) and every entity merged into that target, since scrobbles keep the id they were
- * stamped with.
+ * A merged-away id answers for its merge target: the dashboard projector moved its plays there and
+ * keeps the redirect with chains collapsed.
  */
-export async function mergedIds(db: Db, id: string): Promise<{ target: string; ids: string[] }> {
-  const doc = await db.selectFrom('canonical_docs').select('merged_into').where('id', '=', id).executeTakeFirst();
-  const target = doc?.merged_into ?? id;
-  const absorbed = await db.selectFrom('canonical_docs').select('id').where('merged_into', '=', target).execute();
-  return { target, ids: [target, ...absorbed.map((r) => r.id).filter((x) => x !== target)] };
+export async function mergeTarget(db: Db, id: string): Promise<string> {
+  const redirect = await db.selectFrom('dashboard_redirects').select('to_id').where('from_id', '=', id).executeTakeFirst();
+  return redirect?.to_id ?? id;
 }
 
-export async function entityStats(db: Db, owner: Owner, kind: EntityKind, ids: string[]) {
+export async function entityStats(db: Db, owner: Owner, kind: EntityKind, id: string) {
   const rows = await db
     .selectFrom('dashboard_entities')
     .select(['plays', 'first_uts', 'last_uts'])
     .where('user_key', '=', owner.user_key)
     .where('listener', '=', owner.listener)
     .where('kind', '=', kind)
-    .where('entity_key', 'in', ids)
+    .where('entity_key', '=', id)
     .execute();
   const plays = rows.reduce((n, r) => n + r.plays, 0);
   if (plays === 0) return { plays: 0, first_played_at: null, last_played_at: null, plays_by_month: [], rank: null };
@@ -30,7 +27,7 @@ export async function entityStats(db: Db, owner: Owner, kind: EntityKind, ids: s
     .where('user_key', '=', owner.user_key)
     .where('listener', '=', owner.listener)
     .where('kind', '=', kind)
-    .where('entity_key', 'in', ids)
+    .where('entity_key', '=', id)
     .execute();
   const months = new Map<number, number>();
   for (const m of monthRows) months.set(m.month, (months.get(m.month) ?? 0) + m.plays);
@@ -42,7 +39,7 @@ export async function entityStats(db: Db, owner: Owner, kind: EntityKind, ids: s
     .where('listener', '=', owner.listener)
     .where('kind', '=', kind)
     .where('plays', '>', plays)
-    .where('entity_key', 'not in', ids)
+    .where('entity_key', '!=', id)
     .orderBy('plays');
   const above = await db.selectFrom(morePlayed.as('m')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { type EntityKind, ownerOf } from '../scrobbler/listening.queries.ts';
 import { totalsOf } from '../scrobbler/dashboard.queries.ts';
-import { entityStats, mergedIds } from './stats.queries.ts';
+import { entityStats, mergeTarget } from './stats.queries.ts';
 
 const PLURAL: Record<EntityKind, 'artists' | 'albums' | 'tracks'> = { artist: 'artists', album: 'albums', track: 'tracks' };
 
@@ -28,12 +28,12 @@ function statsRoute(kind: EntityKind) {
     params: z.object({ canonical_id: z.string().min(1).max(64) }),
     response: Stats,
     handler: async ({ ctx, user, params }) => {
-      const { target, ids } = await mergedIds(ctx.db, params.canonical_id);
+      const target = await mergeTarget(ctx.db, params.canonical_id);
       const owner = await ownerOf(ctx.db, user.username);
       const empty = { plays: 0, first_played_at: null, last_played_at: null, plays_by_month: [], rank: null };
       if (!owner) return { kind, canonical_id: target, ...empty, ranked_among: 0 };
       const totals = await totalsOf(ctx.db, owner);
-      const stats = await entityStats(ctx.db, owner, kind, ids);
+      const stats = await entityStats(ctx.db, owner, kind, target);
       return { kind, canonical_id: target, ...stats, ranked_among: totals?.[PLURAL[kind]] ?? 0 };
     },
   });

@@ -103,4 +103,13 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema.createIndex('dashboard_streaks_end').on('dashboard_streaks').columns(['user_key', 'listener', 'end_day']).execute();
   await db.schema.createIndex('dashboard_streaks_length').on('dashboard_streaks').columns(['user_key', 'listener', 'length']).execute();
+
+  // Merged-away canonical ids and the id they now count under, chains collapsed.
+  await db.schema
+    .createTable('dashboard_redirects')
+    .addColumn('from_id', 'text', (c) => c.primaryKey())
+    .addColumn('kind', 'text', (c) => c.notNull())
+    .addColumn('to_id', 'text', (c) => c.notNull())
+    .execute();
+  await db.schema.createIndex('dashboard_redirects_to').on('dashboard_redirects').columns(['to_id']).execute();
 }

@@ -50,10 +50,10 @@ describe('dashboard attribution: manual canonical links and merges', () => {
 
   describe('given plays of two duplicate artists, then merged by an admin', () => {
     let client: ApiClient;
+    let username: string;
     let target: string;
     let source: string;
     before(async () => {
-      let username: string;
       ({ client, username } = await signedInAs(app, 'viewer'));
       target = await reconcile(app.ctx, { source: 'catalog', kind: 'artist', external_id: '4242', facts: { name: 'The Merged' } });
       source = await reconcile(app.ctx, { source: 'scrobbler', kind: 'artist', external_id: 'merged, the', facts: { name: 'Merged, The' } });
@@ -75,6 +75,21 @@ describe('dashboard attribution: manual canonical links and merges', () => {
         expect(res.body.first_played_at).to.equal(new Date(noon(40) * 1000).toISOString());
         expect(res.body.last_played_at).to.equal(new Date(noon(4) * 1000).toISOString());
       }
+    });
+
+    it('when the dashboard is read, then the two count as one artist in totals and top lists', async () => {
+      const body = (await client.get('/scrobbler/me/dashboard')).body;
+      expect(body.totals.artists).to.equal(1);
+      expect(body.top_artists.map((a: { canonical_id: string; plays: number }) => [a.canonical_id, a.plays])).to.deep.equal([[target, 3]]);
+      const windowed = (await client.get('/scrobbler/me/dashboard?window_days=30')).body;
+      expect(windowed.top_artists.map((a: { canonical_id: string; plays: number }) => [a.canonical_id, a.plays])).to.deep.equal([[target, 2]]);
+      expect(windowed.new_artists).to.equal(0);
+    });
+
+    it('when a scrobble still stamped with the merged-away id arrives, then it counts under the target', async () => {
+      await givenScrobbles(app, username, [{ artist: 'Merged, The', track: 'z', artistId: source, uts: noon(1) }]);
+      expect((await client.get(`/me/stats/artists/${target}`)).body.plays).to.equal(4);
+      expect((await client.get('/scrobbler/me/dashboard')).body.totals.artists).to.equal(1);
     });
   });
 });

@@ -5,6 +5,9 @@ import { START } from '../../../../infra/eventstore/event-store.ts';
 import type { StoredEvent } from '../../../../infra/projections/projector.ts';
 import { dashboardProjector } from '../../../../projectors/scrobbler/dashboard.projector.ts';
 import type { ScrobbleEvent } from '../../../../shared/events/scrobbles.events.ts';
+import type { EntityEvent } from '../../../../shared/events/canonical.events.ts';
+
+type Handled = ScrobbleEvent | Extract<EntityEvent, { type: 'EntityMergedInto' }>;
 import { freshDatabase } from '../../../support/database.ts';
 import { DAY, type Play, scrobble } from '../../../support/scrobbles.ts';
 
@@ -12,7 +15,7 @@ const AT = '2024-06-30T12:00:00.000Z';
 const base = Date.parse('2024-06-01T00:00:00Z') / 1000;
 let revision = 0;
 
-function stored(event: ScrobbleEvent): StoredEvent {
+function stored(event: Handled): StoredEvent {
   return { ...event, id: `e${revision}`, streamId: 'scrobbles-u', revision: revision++, position: START, metadata: {}, createdAt: new Date(AT) } as StoredEvent;
 }
 
@@ -30,10 +33,11 @@ const imported = (from: number, to: number): ScrobbleEvent => ({
   type: 'ScrobblesImported',
   data: { username: 'u', scrobbler_username: 'U-fm', task_id: null, page: null, total_pages: null, scrobbles: scrobbles.slice(from, to), at: AT },
 });
-const history: ScrobbleEvent[] = [
+const history: Handled[] = [
   imported(0, 4),
   imported(3, 7),
   { type: 'ScrobbleCanonicalLinked', data: { username: 'u', scrobble_id: scrobbles[3]!.scrobble_id, canonical_artist_id: 'ART-B', canonical_album_id: null, canonical_track_id: 'TRK-U', linked_by: 'u', at: AT } },
+  { type: 'EntityMergedInto', data: { kind: 'track', id: 'TRK-2', target_id: 'TRK-1', at: AT } },
   { type: 'ScrobblesDeleted', data: { username: 'u', scrobble_ids: [scrobbles[1]!.scrobble_id, scrobbles[5]!.scrobble_id], reason: 'admin_delete', deleted_by: 'admin', at: AT } },
 ];
 
@@ -48,7 +52,7 @@ describe('dashboard projector', () => {
   async function reset() {
     for (const table of dashboardProjector.tables) await handle.db.deleteFrom(table).execute();
   }
-  const apply = (events: ScrobbleEvent[]) => handle.db.transaction().execute((trx) => dashboardProjector.apply(trx, events.map(stored)));
+  const apply = (events: Handled[]) => handle.db.transaction().execute((trx) => dashboardProjector.apply(trx, events.map(stored)));
 
   async function snapshot(): Promise<Record<string, unknown[]>> {
     const out: Record<string, unknown[]> = {};
@@ -76,11 +80,11 @@ describe('dashboard projector', () => {
     expect(await snapshot()).to.deep.equal(batched);
   });
 
-  it('given the history, then the aggregates count each valid, undeleted scrobble once under its current entities', async () => {
+  it('given the history, then the aggregates count each valid, undeleted scrobble once under its current, merged entities', async () => {
     await apply(history);
     const db = handle.db;
     const totals = await db.selectFrom('dashboard_totals').selectAll().executeTakeFirstOrThrow();
-    expect(totals).to.include({ user_key: 'u', listener: 'u-fm', scrobbles: 4, artists: 3, albums: 1, tracks: 4 });
+    expect(totals).to.include({ user_key: 'u', listener: 'u-fm', scrobbles: 4, artists: 3, albums: 1, tracks: 3 });
     const byKey = (a: { kind: string; entity_key: string }, b: { kind: string; entity_key: string }) => a.kind.localeCompare(b.kind) || a.entity_key.localeCompare(b.entity_key);
     const entities = await db.selectFrom('dashboard_entities').select(['kind', 'entity_key', 'plays', 'first_uts', 'last_uts']).execute();
     expect(entities.sort(byKey)).to.deep.equal([
@@ -88,11 +92,13 @@ describe('dashboard projector', () => {
       { kind: 'artist', entity_key: 'ART-A', plays: 2, first_uts: base + 3600, last_uts: base + 2 * DAY },
       { kind: 'artist', entity_key: 'ART-B', plays: 1, first_uts: base + 4 * DAY + 60, last_uts: base + 4 * DAY + 60 },
       { kind: 'artist', entity_key: 's:b', plays: 1, first_uts: base + 5 * DAY, last_uts: base + 5 * DAY },
-      { kind: 'track', entity_key: 'TRK-1', plays: 1, first_uts: base + 3600, last_uts: base + 3600 },
-      { kind: 'track', entity_key: 'TRK-2', plays: 1, first_uts: base + 2 * DAY, last_uts: base + 2 * DAY },
+      // TRK-2 was merged into TRK-1.
+      { kind: 'track', entity_key: 'TRK-1', plays: 2, first_uts: base + 3600, last_uts: base + 2 * DAY },
       { kind: 'track', entity_key: 'TRK-U', plays: 1, first_uts: base + 4 * DAY + 60, last_uts: base + 4 * DAY + 60 },
       { kind: 'track', entity_key: 's:B::u1', plays: 1, first_uts: base + 5 * DAY, last_uts: base + 5 * DAY },
     ].sort(byKey));
+    const trackKeys = await db.selectFrom('dashboard_scrobbles').select('track_key').execute();
+    expect(trackKeys.map((r) => r.track_key)).to.not.include('TRK-2');
     const invalid = await db.selectFrom('dashboard_invalid').select(['kind']).execute();
     expect(invalid.map((r) => r.kind)).to.deep.equal(['future']);
     const runs = await db.selectFrom('dashboard_streaks').select(['start_day', 'end_day', 'length']).orderBy('start_day').execute();

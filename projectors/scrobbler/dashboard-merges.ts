@@ -117,6 +117,8 @@ export async function resolveKeys<T extends Pick<ScrobbleRow, 'artist_key' | 'al
   const ids = new Set<string>();
   for (const r of rows) for (const k of [r.artist_key, r.album_key, r.track_key]) if (k && !k.startsWith('s:')) ids.add(k);
   if (ids.size === 0) return rows;
+  // Merges are rare: most imports find no redirect at all and skip the lookup by id.
+  if (!(await trx.selectFrom('dashboard_redirects').select('from_id').limit(1).executeTakeFirst())) return rows;
   const found = await trx.selectFrom('dashboard_redirects').select(['from_id', 'to_id']).where('from_id', 'in', [...ids]).execute();
   if (found.length === 0) return rows;
   const to = new Map(found.map((r) => [r.from_id, r.to_id]));

@@ -23,8 +23,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('track_key', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('dashboard_scrobbles_pk', ['user_key', 'scrobble_id'])
     .execute();
+  // One time index serves latest scrobbles, windows' partial days and heatmap cells (a cell walk
+  // stops after its limit or at the window); every index here costs the import on each scrobble.
   await db.schema.createIndex('dashboard_scrobbles_recent').on('dashboard_scrobbles').columns(['user_key', 'listener', 'uts']).execute();
-  await db.schema.createIndex('dashboard_scrobbles_cell').on('dashboard_scrobbles').columns(['user_key', 'listener', 'dow', 'hour', 'uts']).execute();
 
   await owner(db.schema.createTable('dashboard_invalid'))
     .addColumn('scrobble_id', 'text', (c) => c.notNull())

@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { sql } from 'kysely';
+import { dashboardProjector } from '../../../projectors/scrobbler/dashboard.projector.ts';
 import { reconcile } from '../../../command/canonical/reconciler.ts';
 import type { ApiClient, TestApp } from '../../support/api.ts';
 import { startTestApp } from '../../support/api.ts';
@@ -90,6 +92,23 @@ describe('dashboard attribution: manual canonical links and merges', () => {
       await givenScrobbles(app, username, [{ artist: 'Merged, The', track: 'z', artistId: source, uts: noon(1) }]);
       expect((await client.get(`/me/stats/artists/${target}`)).body.plays).to.equal(4);
       expect((await client.get('/scrobbler/me/dashboard')).body.totals.artists).to.equal(1);
+    });
+  });
+
+  describe('given every history above, links and merges included', () => {
+    it('when the dashboard read model is rebuilt from the log, then it equals the live one', async () => {
+      const snapshot = async () => {
+        const out: Record<string, string[]> = {};
+        for (const table of dashboardProjector.tables) {
+          const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(app.ctx.db);
+          out[table] = rows.map((r) => JSON.stringify(r)).sort();
+        }
+        return out;
+      };
+      const live = await snapshot();
+      expect(live.dashboard_scrobbles).to.not.be.empty;
+      await app.ctx.projections!.rebuild([dashboardProjector.name]);
+      expect(await snapshot()).to.deep.equal(live);
     });
   });
 });

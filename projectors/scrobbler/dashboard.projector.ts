@@ -59,9 +59,11 @@ async function applyOne(trx: Trx, event: StoredEvent & Handled): Promise<void> {
 async function applyImports(trx: Trx, events: Imported[]): Promise<void> {
   const valid = new Map<string, ScrobbleRow>();
   const invalid = new Map<string, ScrobbleRow & { kind: string }>();
+  const imports = new Map<string, { owner: { user_key: string; listener: string }; at: string }>();
   for (const { data } of events) {
     const owner = { user_key: usernameKey(data.username), listener: listenerKey(data.scrobbler_username) };
-    await touchTotals(trx, owner, data.at);
+    const seen = imports.get(`${owner.user_key}|${owner.listener}`);
+    if (!seen || Date.parse(data.at) > Date.parse(seen.at)) imports.set(`${owner.user_key}|${owner.listener}`, { owner, at: data.at });
     const reference = Math.floor(Date.parse(data.at) / 1000);
     for (const s of data.scrobbles) {
       const row = scrobbleRow(owner, s);
@@ -70,6 +72,7 @@ async function applyImports(trx: Trx, events: Imported[]): Promise<void> {
       else valid.set(`${owner.user_key}|${s.scrobble_id}`, row);
     }
   }
+  for (const { owner, at } of imports.values()) await touchTotals(trx, owner, at);
   const invalidRows = [...invalid.values()].map((r) => ({ user_key: r.user_key, listener: r.listener, scrobble_id: r.scrobble_id, kind: r.kind, uts: r.uts }));
   for (let i = 0; i < invalidRows.length; i += CHUNK) {
     await trx.insertInto('dashboard_invalid').values(invalidRows.slice(i, i + CHUNK)).onConflict((oc) => oc.doNothing()).execute();

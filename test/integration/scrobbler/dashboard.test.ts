@@ -180,5 +180,15 @@ describe('the scrobbler dashboard', () => {
       await givenScrobblerUnlinked(app, username);
       expect((await client.get('/scrobbler/me/dashboard')).body.state).to.equal('no_scrobbler');
     });
+
+    it('when they link another scrobbler account, then the old account\'s scrobbles do not show', async () => {
+      const { client, username } = await signedInAs(app, 'viewer');
+      await givenScrobblerLink(app, username, 'first-account');
+      await givenScrobbles(app, username, [{ artist: 'G', track: 'g', uts: noon(1) }], 'first-account');
+      await givenScrobblerLink(app, username, 'second-account');
+      expect((await client.get('/scrobbler/me/dashboard')).body.state).to.equal('no_scrobbles');
+      await givenScrobblerLink(app, username, 'FIRST-account');
+      expect((await client.get('/scrobbler/me/dashboard')).body.totals.scrobbles).to.equal(1);
+    });
   });
 });

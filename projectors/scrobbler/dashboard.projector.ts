@@ -29,6 +29,8 @@ export const dashboardProjector: Projector = {
     'dashboard_scrobbles', 'dashboard_invalid', 'dashboard_totals', 'dashboard_days', 'dashboard_hours',
     'dashboard_heatmap', 'dashboard_entity_days', 'dashboard_entity_months', 'dashboard_entities', 'dashboard_streaks', 'dashboard_redirects',
   ],
+  weight: (event) =>
+    event.type === 'ScrobblesImported' ? event.data.scrobbles.length : event.type === 'ScrobblesDeleted' ? event.data.scrobble_ids.length : 1,
   apply: async (trx, events) => {
     let i = 0;
     while (i < events.length) {

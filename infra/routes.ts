@@ -26,6 +26,8 @@ import { meProxyRoutes } from '../query/scrobbler/proxy-me.routes.ts';
 import { proxyStatsRoutes } from '../query/scrobbler/proxy-stats.routes.ts';
 import { pickerRoutes } from '../query/scrobbler/picker.routes.ts';
 import { liveWriteRoutes } from '../command/scrobbler/live-writes.routes.ts';
+import { dashboardRoutes } from '../query/scrobbler/dashboard.routes.ts';
+import { statsRoutes } from '../query/me/stats.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -58,4 +60,6 @@ export const routes: Route[] = [
   ...migrateRoutes,
   ...libraryRoutes,
   ...maintenanceRoutes,
+  ...dashboardRoutes,
+  ...statsRoutes,
 ];

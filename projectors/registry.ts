@@ -7,6 +7,7 @@ import { scrobblesProjector } from './scrobbler/scrobbles.projector.ts';
 import { favoritesProjector } from './me/favorites.projector.ts';
 import { albumCollectionProjector } from './me/album-collection.projector.ts';
 import { commentsProjector } from './me/comments.projector.ts';
+import { dashboardProjector } from './scrobbler/dashboard.projector.ts';
 
 /** Every read model of the service. */
 export const projectors: Projector[] = [
@@ -18,6 +19,7 @@ export const projectors: Projector[] = [
   albumCollectionProjector,
   commentsProjector,
   scrobblesProjector,
+  dashboardProjector,
 ];
 
 /**

@@ -10,6 +10,7 @@ import type { CatalogCacheTable } from '../upstreams/catalog/cache.ts';
 import type { FavoritesTable } from '../../projectors/me/favorites.table.ts';
 import type { AlbumCollectionTable } from '../../projectors/me/album-collection.table.ts';
 import type { CommentsTable } from '../../projectors/me/comments.table.ts';
+import type * as Dashboard from '../../projectors/scrobbler/dashboard.table.ts';
 
 /** Every table of the database, for kysely's typing. */
 export interface Database {
@@ -28,4 +29,15 @@ export interface Database {
   scrobbles: ScrobblesTable;
   scrobble_mirror: ScrobbleMirrorTable;
   scrobbler_cache: ScrobblerCacheTable;
+  dashboard_scrobbles: Dashboard.DashboardScrobblesTable;
+  dashboard_invalid: Dashboard.DashboardInvalidTable;
+  dashboard_totals: Dashboard.DashboardTotalsTable;
+  dashboard_days: Dashboard.DashboardDaysTable;
+  dashboard_hours: Dashboard.DashboardHoursTable;
+  dashboard_heatmap: Dashboard.DashboardHeatmapTable;
+  dashboard_entity_days: Dashboard.DashboardEntityDaysTable;
+  dashboard_entity_months: Dashboard.DashboardEntityMonthsTable;
+  dashboard_entities: Dashboard.DashboardEntitiesTable;
+  dashboard_streaks: Dashboard.DashboardStreaksTable;
+  dashboard_redirects: Dashboard.DashboardRedirectsTable;
 }

@@ -9,6 +9,7 @@ import * as me from './0008-me.ts';
 import * as scrobbles from './0009-scrobbles.ts';
 import * as scrobblerCache from './0012-scrobbler-cache.ts';
 import * as library from './0006-library.ts';
+import * as dashboard from './0010-dashboard.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const migrations: Record<string, Migration> = {
   '0009-scrobbles': scrobbles,
   '0012-scrobbler-cache': scrobblerCache,
   '0006-library': library,
+  '0010-dashboard': dashboard,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

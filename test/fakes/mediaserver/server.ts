@@ -1,3 +1,4 @@
+import type { Express } from 'express';
 import { type Fake, fixtureJson, type RecordedRequest, startFake } from '../harness.ts';
 import { type AccountState, accountRoutes, type FakePin } from './account-routes.ts';
 import { FakeLibrary, type Json } from './library.ts';
@@ -45,7 +46,7 @@ export interface MediaserverFakeOptions {
 export async function startMediaserverFake(options: MediaserverFakeOptions = {}): Promise<MediaserverFake> {
   const library = new FakeLibrary();
   if (options.fixtures ?? true) library.loadFixtures();
-  const account = { ...fixtureJson<Json>('plex', 'plextv.api.v2.user.plexpass.json'), id: 2737029, uuid: 'ADMIN_UUID' };
+  const account: Json = { ...fixtureJson<Json>('plex', 'plextv.api.v2.user.plexpass.json'), id: 2737029, uuid: 'ADMIN_UUID' };
   delete account.authToken;
   const homeUsers = fixtureJson<{ users: Json[] }>('plex', 'plextv.api.v2.home.users.json').users;
   const accountState: AccountState = {
@@ -66,7 +67,7 @@ export async function startMediaserverFake(options: MediaserverFakeOptions = {})
   };
   const xmlOnly = new Set<string>();
   const serverState = { library, identity, xmlOnly, acceptsToken: (t: string | undefined) => t === ADMIN_TOKEN || (t !== undefined && accountState.tokens.has(t)) };
-  const fake = await startFake((app) => {
+  const fake = await startFake((app: Express) => {
     accountRoutes(accountState)(app);
     serverRoutes(serverState)(app);
   });

@@ -7,6 +7,8 @@ import { mergeRoutes } from '../command/canonical/merge.routes.ts';
 import { rebuildRoutes } from '../command/canonical/rebuild.routes.ts';
 import { cancelTaskRoutes } from '../command/tasks/cancel.routes.ts';
 import { taskHistoryRoutes } from '../query/tasks/task-history.routes.ts';
+import { linkCommandRoutes } from '../command/mediaserver/link.routes.ts';
+import { linkQueryRoutes } from '../query/mediaserver/link.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -20,4 +22,6 @@ export const routes: Route[] = [
   ...mergeRoutes,
   ...cancelTaskRoutes,
   ...rebuildRoutes,
+  ...linkQueryRoutes,
+  ...linkCommandRoutes,
 ];

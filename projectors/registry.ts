@@ -3,9 +3,10 @@ import { usersProjector } from './auth/users.projector.ts';
 import { taskHistoryProjector } from './tasks/task-history.projector.ts';
 import { canonicalDocsProjector } from './canonical/canonical-docs.projector.ts';
 import { externalRefsProjector } from './canonical/external-refs.projector.ts';
+import { mediaserverLinksProjector } from './mediaserver/links.projector.ts';
 
 /** Every read model of the service. */
-export const projectors: Projector[] = [taskHistoryProjector, usersProjector, canonicalDocsProjector, externalRefsProjector];
+export const projectors: Projector[] = [taskHistoryProjector, usersProjector, canonicalDocsProjector, externalRefsProjector, mediaserverLinksProjector];
 
 /**
  * What `POST /admin/canonical/rebuild` replays: the canonical read models. User data and the task

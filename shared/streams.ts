@@ -10,6 +10,8 @@ export const trackStream = (id: string) => `track-${id}`;
 /** One claim stream per external ref: the ref's owner, unique under concurrency. */
 export const refClaimStream = (kind: string, source: string, externalIdHash: string) => `refclaim-${kind}.${source}.${externalIdHash}`;
 export const entityStream = (kind: 'artist' | 'album' | 'track', id: string) => `${kind}-${id}`;
+/** A user's media server link and PIN flow. */
+export const mediaserverLinkStream = (userKey: string) => `mediaserverlink-${userKey}`;
 export const scrobblesStream = (userKey: string) => `scrobbles-${userKey}`;
 
 export function categoryOf(streamId: string): string {

@@ -3,6 +3,7 @@ import type { ProjectionCheckpointsTable } from '../projections/checkpoints.ts';
 import type { CredentialsTable } from '../credentials/credential-store.ts';
 import type { TaskHistoryTable } from '../../projectors/tasks/task-history.table.ts';
 import type { UsersTable } from '../../projectors/auth/users.table.ts';
+import type { MediaserverLinksTable } from '../../projectors/mediaserver/links.table.ts';
 import type { CanonicalDocsTable, ExternalRefsTable } from '../../projectors/canonical/canonical-docs.table.ts';
 
 /** Every table of the database, for kysely's typing. */
@@ -15,4 +16,5 @@ export interface Database {
   users: UsersTable;
   canonical_docs: CanonicalDocsTable;
   external_refs: ExternalRefsTable;
+  mediaserver_links: MediaserverLinksTable;
 }

@@ -3,9 +3,10 @@ import { type TaskEvent, taskEventSchemas } from './tasks.events.ts';
 import { type UserEvent, userEventSchemas } from './users.events.ts';
 import { type CanonicalEvent, canonicalEventSchemas } from './canonical.events.ts';
 import { type ScrobbleEvent, scrobbleEventSchemas } from './scrobbles.events.ts';
+import { type MediaserverLinkEvent, mediaserverEventSchemas } from './mediaserver.events.ts';
 
 /** Every domain event of the service, discriminated by `type`. */
-export type DomainEvent = TaskEvent | UserEvent | CanonicalEvent | ScrobbleEvent;
+export type DomainEvent = TaskEvent | UserEvent | CanonicalEvent | ScrobbleEvent | MediaserverLinkEvent;
 export type DomainEventType = DomainEvent['type'];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 
@@ -15,4 +16,5 @@ export const eventSchemas: Record<DomainEventType, z.ZodType> = {
   ...userEventSchemas,
   ...canonicalEventSchemas,
   ...scrobbleEventSchemas,
+  ...mediaserverEventSchemas,
 };

@@ -4,6 +4,7 @@ import * as projections from './0002-projections.ts';
 import * as taskHistory from './0003-task-history.ts';
 import * as users from './0004-users.ts';
 import * as canonical from './0005-canonical.ts';
+import * as mediaserver from './0011-mediaserver.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0003-task-history': taskHistory,
   '0004-users': users,
   '0005-canonical': canonical,
+  '0011-mediaserver': mediaserver,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

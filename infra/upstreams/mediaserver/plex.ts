@@ -44,3 +44,13 @@ export function unwrapUser(data: unknown): unknown {
   if (data && typeof data === 'object' && 'user' in data && !('id' in data)) return (data as { user: unknown }).user;
   return data;
 }
+
+/**
+ * Where the user completes a PIN: the account service's web app, which shows a sign-in and then
+ * links the PIN to this client. A self-hosted or fake account service serves its own `/auth`.
+ */
+export function pinAuthUrl(accountBaseUrl: string, clientId: string, code: string): string {
+  const base = /^https:\/\/plex\.tv\/?$/.test(accountBaseUrl) ? 'https://app.plex.tv' : accountBaseUrl.replace(/\/+$/, '');
+  const query = new URLSearchParams({ clientID: clientId, code, 'context[device][product]': PRODUCT });
+  return `${base}/auth#?${query.toString()}`;
+}

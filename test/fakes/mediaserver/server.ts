@@ -23,6 +23,8 @@ export interface MediaserverFake extends Fake {
   /** Ends a PIN's life now (as if its lifetime had passed). */
   expirePin(pinId?: number): void;
   pins(): FakePin[];
+  /** The lifetime of PINs created from now on. */
+  setPinLifetime(seconds: number): void;
   /** The server and account service stop accepting a token (the user signed out everywhere). */
   revoke(token: string): void;
   /** The account a token signs in as. */
@@ -93,6 +95,7 @@ export async function startMediaserverFake(options: MediaserverFakeOptions = {})
     },
     expirePin: (pinId) => void (pick(pinId).expired = true),
     pins: () => [...accountState.pins.values()],
+    setPinLifetime: (seconds) => void (accountState.pinLifetimeSeconds = seconds),
     revoke: (token) => void accountState.tokens.delete(token),
     requirePin: (uuid, pin) => void accountState.homePins.set(uuid, pin),
     requestsTo: (prefix = '/') => fake.requests.filter((r) => r.path.startsWith(prefix)),

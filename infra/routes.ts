@@ -9,6 +9,7 @@ import { cancelTaskRoutes } from '../command/tasks/cancel.routes.ts';
 import { taskHistoryRoutes } from '../query/tasks/task-history.routes.ts';
 import { linkCommandRoutes } from '../command/mediaserver/link.routes.ts';
 import { linkQueryRoutes } from '../query/mediaserver/link.routes.ts';
+import { libraryCommandRoutes } from '../command/mediaserver/library.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -24,4 +25,5 @@ export const routes: Route[] = [
   ...rebuildRoutes,
   ...linkQueryRoutes,
   ...linkCommandRoutes,
+  ...libraryCommandRoutes,
 ];

@@ -4,9 +4,10 @@ import { taskHistoryProjector } from './tasks/task-history.projector.ts';
 import { canonicalDocsProjector } from './canonical/canonical-docs.projector.ts';
 import { externalRefsProjector } from './canonical/external-refs.projector.ts';
 import { mediaserverLinksProjector } from './mediaserver/links.projector.ts';
+import { mediaserverLibraryProjector } from './mediaserver/library.projector.ts';
 
 /** Every read model of the service. */
-export const projectors: Projector[] = [taskHistoryProjector, usersProjector, canonicalDocsProjector, externalRefsProjector, mediaserverLinksProjector];
+export const projectors: Projector[] = [taskHistoryProjector, usersProjector, canonicalDocsProjector, externalRefsProjector, mediaserverLinksProjector, mediaserverLibraryProjector];
 
 /**
  * What `POST /admin/canonical/rebuild` replays: the canonical read models. User data and the task

@@ -12,6 +12,9 @@ export const refClaimStream = (kind: string, source: string, externalIdHash: str
 export const entityStream = (kind: 'artist' | 'album' | 'track', id: string) => `${kind}-${id}`;
 /** A user's media server link and PIN flow. */
 export const mediaserverLinkStream = (userKey: string) => `mediaserverlink-${userKey}`;
+/** What a media server showed of itself (identity, sections), and what one of its sections holds. */
+export const mediaserverServerStream = (serverId: string) => `mediaserverserver-${serverId}`;
+export const mediaserverSectionStream = (serverId: string, sectionId: string) => `mediaserversection-${serverId}.${sectionId}`;
 export const scrobblesStream = (userKey: string) => `scrobbles-${userKey}`;
 
 export function categoryOf(streamId: string): string {

@@ -4,6 +4,7 @@ import type { CredentialsTable } from '../credentials/credential-store.ts';
 import type { TaskHistoryTable } from '../../projectors/tasks/task-history.table.ts';
 import type { UsersTable } from '../../projectors/auth/users.table.ts';
 import type { MediaserverLinksTable } from '../../projectors/mediaserver/links.table.ts';
+import type { MediaserverItemsTable, MediaserverSectionsTable, MediaserverServersTable } from '../../projectors/mediaserver/library.table.ts';
 import type { CanonicalDocsTable, ExternalRefsTable } from '../../projectors/canonical/canonical-docs.table.ts';
 
 /** Every table of the database, for kysely's typing. */
@@ -17,4 +18,7 @@ export interface Database {
   canonical_docs: CanonicalDocsTable;
   external_refs: ExternalRefsTable;
   mediaserver_links: MediaserverLinksTable;
+  mediaserver_servers: MediaserverServersTable;
+  mediaserver_sections: MediaserverSectionsTable;
+  mediaserver_items: MediaserverItemsTable;
 }

@@ -19,7 +19,7 @@ export interface ServerClientOptions {
 }
 
 /** Library item types, as `type=` of a section listing. */
-export const ITEM_TYPE = { artist: 8, album: 9, track: 10 } as const;
+export const ITEM_TYPE = { movie: 1, show: 2, season: 3, episode: 4, artist: 8, album: 9, track: 10 } as const;
 export type ItemType = keyof typeof ITEM_TYPE;
 
 export interface Page {

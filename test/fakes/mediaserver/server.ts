@@ -102,3 +102,8 @@ export async function startMediaserverFake(options: MediaserverFakeOptions = {})
     clearRequests: () => void fake.requests.splice(0),
   };
 }
+
+/** The service's configuration pointing at a fake: both services, its admin token, a fixed client id. */
+export function mediaserverEnv(fake: MediaserverFake): Record<string, string> {
+  return { MEDIASERVER_URL: fake.url, MEDIASERVER_TOKEN: fake.adminToken, MEDIASERVER_ACCOUNT_URL: fake.url, MEDIASERVER_CLIENT_ID: 'test-client-id' };
+}

@@ -3,11 +3,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApiClient, TestApp } from '../../support/api.ts';
 import { startTestApp } from '../../support/api.ts';
 import { signedInAdmin, signedInAs } from '../../support/given.ts';
-import { type MediaserverFake, startMediaserverFake } from '../../fakes/mediaserver/server.ts';
+import { type MediaserverFake, mediaserverEnv, startMediaserverFake } from '../../fakes/mediaserver/server.ts';
 
-export function mediaserverEnv(fake: MediaserverFake): Record<string, string> {
-  return { MEDIASERVER_URL: fake.url, MEDIASERVER_TOKEN: fake.adminToken, MEDIASERVER_ACCOUNT_URL: fake.url, MEDIASERVER_CLIENT_ID: 'test-client-id' };
-}
 
 describe('mediaserver: linking an account through a PIN', () => {
   let fake: MediaserverFake;

@@ -10,6 +10,7 @@ import { taskHistoryRoutes } from '../query/tasks/task-history.routes.ts';
 import { linkCommandRoutes } from '../command/mediaserver/link.routes.ts';
 import { linkQueryRoutes } from '../query/mediaserver/link.routes.ts';
 import { libraryCommandRoutes } from '../command/mediaserver/library.routes.ts';
+import { libraryQueryRoutes } from '../query/mediaserver/library.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -26,4 +27,5 @@ export const routes: Route[] = [
   ...linkQueryRoutes,
   ...linkCommandRoutes,
   ...libraryCommandRoutes,
+  ...libraryQueryRoutes,
 ];

@@ -101,6 +101,77 @@ describe('mediaserver: library sync', () => {
     expect((await admin.get(`/tracks/${before.id}`)).status).to.equal(200);
   });
 
+  describe('given a synced library with deleted and lossy items, when it is read from the mirror', () => {
+    let mixedAlbum: string;
+    let gone: string;
+    before(async () => {
+      const artist = fake.library.addArtist('Mixed Bag');
+      mixedAlbum = fake.library.addAlbum(artist, 'Half Record');
+      fake.library.addTrack(mixedAlbum, { title: 'Clean', index: 1, codec: 'flac', bitDepth: 16 });
+      fake.library.addTrack(mixedAlbum, { title: 'Crunchy', index: 2, codec: 'mp3' });
+      gone = fake.library.addTrack(mixedAlbum, { title: 'Vanishing', index: 3, codec: 'flac', bitDepth: 16 });
+      await sync('/mediaserver/admin/libraries/5/sync');
+      fake.library.remove(gone);
+      await sync('/mediaserver/admin/libraries/5/sync?quick=true');
+    });
+
+    it('then the libraries are listed with their last sync', async () => {
+      const res = await admin.get('/mediaserver/libraries');
+      expect(res.status).to.equal(200);
+      expect(res.body.map((l: { section_id: string; type: string }) => [l.section_id, l.type])).to.deep.equal([
+        ['1', 'movie'],
+        ['5', 'artist'],
+      ]);
+      expect(res.body[1].last_sync).to.include({ quick: true });
+    });
+
+    it('then lists leave deleted items out unless asked for', async () => {
+      const live = (await admin.get(`/mediaserver/libraries/5/tracks?page_size=500`)).body;
+      expect(live.map((t: { rating_key: string }) => t.rating_key)).not.to.include(gone);
+      expect(live.every((t: { deleted: boolean }) => !t.deleted)).to.equal(true);
+      const all = (await admin.get(`/mediaserver/libraries/5/tracks?include_deleted=true&page_size=500`)).body;
+      expect(all.find((t: { rating_key: string }) => t.rating_key === gone)).to.include({ title: 'Vanishing', deleted: true });
+      const albums = (await admin.get('/mediaserver/libraries/5/albums')).body;
+      expect(albums.map((a: { title: string }) => a.title)).to.include.members(['Half Record', 'Try It Out']);
+      expect((await admin.get('/mediaserver/libraries/5/albums?page=2&page_size=1')).body).to.have.length(1);
+    });
+
+    it('then search finds live music items by substring', async () => {
+      const res = await admin.get('/mediaserver/library/search?q=record');
+      expect(res.status).to.equal(200);
+      expect(res.body.map((a: { title: string }) => a.title)).to.include('Half Record');
+      expect(res.body.every((a: { kind: string }) => a.kind === 'album')).to.equal(true);
+      const tracks = (await admin.get('/mediaserver/library/search?q=vanish&kind=track')).body;
+      expect(tracks).to.deep.equal([]);
+      expect((await admin.get('/mediaserver/library/search?q=crunch&kind=track')).body[0]).to.include({ title: 'Crunchy' });
+    });
+
+    it('then stats count active and deleted entities', async () => {
+      const res = await admin.get('/mediaserver/admin/stats');
+      expect(res.status).to.equal(200);
+      expect(res.body.entities_deleted).to.be.at.least(1);
+      expect(res.body.by_kind.track.deleted).to.be.at.least(1);
+      expect(res.body.entities).to.equal(Object.values(res.body.by_kind as Record<string, { active: number }>).reduce((a, k) => a + k.active, 0));
+    });
+
+    it('then non-FLAC albums come worst first', async () => {
+      const res = await admin.get('/mediaserver/admin/non-flac-albums');
+      expect(res.status).to.equal(200);
+      const titles = res.body.map((a: { title: string }) => a.title);
+      expect(titles.indexOf('Try It Out')).to.be.lessThan(titles.indexOf('Half Record'));
+      expect(titles).not.to.include('Lossless Record');
+      expect(res.body.find((a: { title: string }) => a.title === 'Half Record')).to.include({ tracks: 2, non_flac_tracks: 1, lossy_tracks: 1 });
+    });
+
+    it('then the server identity comes from the mirror', async () => {
+      fake.clearRequests();
+      const res = await admin.get('/mediaserver/admin/server');
+      expect(res.status).to.equal(200);
+      expect(res.body).to.include({ machine_identifier: SERVER, friendly_name: 'Fake Box', platform: 'Linux' });
+      expect(fake.requests).to.have.length(0);
+    });
+  });
+
   it('given the whole server, when sync-all runs, then each syncable section is reported', async () => {
     const summary = await sync('/mediaserver/admin/sync-all?quick=true');
     expect(summary.server_id).to.equal(SERVER);

@@ -11,6 +11,7 @@ import { linkCommandRoutes } from '../command/mediaserver/link.routes.ts';
 import { linkQueryRoutes } from '../query/mediaserver/link.routes.ts';
 import { libraryCommandRoutes } from '../command/mediaserver/library.routes.ts';
 import { libraryQueryRoutes } from '../query/mediaserver/library.routes.ts';
+import { homeUserRoutes } from '../command/mediaserver/home-users.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -28,4 +29,5 @@ export const routes: Route[] = [
   ...linkCommandRoutes,
   ...libraryCommandRoutes,
   ...libraryQueryRoutes,
+  ...homeUserRoutes,
 ];

@@ -7,6 +7,10 @@ import { mergeRoutes } from '../command/canonical/merge.routes.ts';
 import { rebuildRoutes } from '../command/canonical/rebuild.routes.ts';
 import { cancelTaskRoutes } from '../command/tasks/cancel.routes.ts';
 import { taskHistoryRoutes } from '../query/tasks/task-history.routes.ts';
+import { meQueryRoutes } from '../query/me/favorites.routes.ts';
+import { meWriteRoutes } from '../command/me/me.routes.ts';
+import { commentQueryRoutes } from '../query/me/comments.routes.ts';
+import { commentWriteRoutes } from '../command/me/comments.routes.ts';
 import { linkCommandRoutes } from '../command/mediaserver/link.routes.ts';
 import { linkQueryRoutes } from '../query/mediaserver/link.routes.ts';
 import { libraryCommandRoutes } from '../command/mediaserver/library.routes.ts';
@@ -25,6 +29,10 @@ export const routes: Route[] = [
   ...mergeRoutes,
   ...cancelTaskRoutes,
   ...rebuildRoutes,
+  ...meQueryRoutes,
+  ...meWriteRoutes,
+  ...commentQueryRoutes,
+  ...commentWriteRoutes,
   ...linkQueryRoutes,
   ...linkCommandRoutes,
   ...libraryCommandRoutes,

@@ -4,6 +4,8 @@ import * as projections from './0002-projections.ts';
 import * as taskHistory from './0003-task-history.ts';
 import * as users from './0004-users.ts';
 import * as canonical from './0005-canonical.ts';
+import * as catalogCache from './0007-catalog-cache.ts';
+import * as me from './0008-me.ts';
 import * as mediaserver from './0011-mediaserver.ts';
 
 /** Migrations in order; names never change once released. */
@@ -13,6 +15,8 @@ const migrations: Record<string, Migration> = {
   '0003-task-history': taskHistory,
   '0004-users': users,
   '0005-canonical': canonical,
+  '0007-catalog-cache': catalogCache,
+  '0008-me': me,
   '0011-mediaserver': mediaserver,
 };
 

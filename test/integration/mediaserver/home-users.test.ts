@@ -71,6 +71,14 @@ describe('mediaserver: home users', () => {
     expect(me.body.link).to.include({ account_id: KID, account_uuid: 'USER_UUID' });
   });
 
+  it('given the account service failing, when provisioning, then 502 and no account is created', async () => {
+    const { client } = await linkedUser();
+    fake.failNext(500, '/api/v2/home/users/USER_UUID/switch');
+    const res = await provision(client, KID, { new_username: 'kid-502', new_password: 'secret-pass', pin: '4321' });
+    expect(res.status).to.equal(502);
+    expect((await app.client().post('/auth/login', { username: 'kid-502', password: 'secret-pass' })).status).to.equal(401);
+  });
+
   it('given a revoked token, when the home users are listed, then 401', async () => {
     const { client, token } = await linkedUser();
     fake.revoke(token);

@@ -28,6 +28,11 @@ import { pickerRoutes } from '../query/scrobbler/picker.routes.ts';
 import { liveWriteRoutes } from '../command/scrobbler/live-writes.routes.ts';
 import { dashboardRoutes } from '../query/scrobbler/dashboard.routes.ts';
 import { statsRoutes } from '../query/me/stats.routes.ts';
+import { linkCommandRoutes } from '../command/mediaserver/link.routes.ts';
+import { linkQueryRoutes } from '../query/mediaserver/link.routes.ts';
+import { libraryCommandRoutes } from '../command/mediaserver/library.routes.ts';
+import { libraryQueryRoutes } from '../query/mediaserver/library.routes.ts';
+import { homeUserRoutes } from '../command/mediaserver/home-users.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -62,4 +67,9 @@ export const routes: Route[] = [
   ...maintenanceRoutes,
   ...dashboardRoutes,
   ...statsRoutes,
+  ...linkQueryRoutes,
+  ...linkCommandRoutes,
+  ...libraryCommandRoutes,
+  ...libraryQueryRoutes,
+  ...homeUserRoutes,
 ];

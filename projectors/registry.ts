@@ -4,6 +4,8 @@ import { taskHistoryProjector } from './tasks/task-history.projector.ts';
 import { canonicalDocsProjector } from './canonical/canonical-docs.projector.ts';
 import { externalRefsProjector } from './canonical/external-refs.projector.ts';
 import { scrobblesProjector } from './scrobbler/scrobbles.projector.ts';
+import { mediaserverLinksProjector } from './mediaserver/links.projector.ts';
+import { mediaserverLibraryProjector } from './mediaserver/library.projector.ts';
 import { favoritesProjector } from './me/favorites.projector.ts';
 import { albumCollectionProjector } from './me/album-collection.projector.ts';
 import { commentsProjector } from './me/comments.projector.ts';
@@ -20,6 +22,8 @@ export const projectors: Projector[] = [
   commentsProjector,
   scrobblesProjector,
   dashboardProjector,
+  mediaserverLinksProjector,
+  mediaserverLibraryProjector,
 ];
 
 /**

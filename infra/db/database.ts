@@ -5,6 +5,8 @@ import type { TaskHistoryTable } from '../../projectors/tasks/task-history.table
 import type { UsersTable } from '../../projectors/auth/users.table.ts';
 import type { ScrobbleMirrorTable, ScrobblesTable } from '../../projectors/scrobbler/scrobbles.table.ts';
 import type { ScrobblerCacheTable } from '../upstreams/scrobbler/proxy-cache.ts';
+import type { MediaserverLinksTable } from '../../projectors/mediaserver/links.table.ts';
+import type { MediaserverItemsTable, MediaserverSectionsTable, MediaserverServersTable } from '../../projectors/mediaserver/library.table.ts';
 import type { CanonicalDocsTable, ExternalRefsTable } from '../../projectors/canonical/canonical-docs.table.ts';
 import type { CatalogCacheTable } from '../upstreams/catalog/cache.ts';
 import type { FavoritesTable } from '../../projectors/me/favorites.table.ts';
@@ -40,4 +42,8 @@ export interface Database {
   dashboard_entities: Dashboard.DashboardEntitiesTable;
   dashboard_streaks: Dashboard.DashboardStreaksTable;
   dashboard_redirects: Dashboard.DashboardRedirectsTable;
+  mediaserver_links: MediaserverLinksTable;
+  mediaserver_servers: MediaserverServersTable;
+  mediaserver_sections: MediaserverSectionsTable;
+  mediaserver_items: MediaserverItemsTable;
 }

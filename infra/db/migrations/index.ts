@@ -10,6 +10,7 @@ import * as scrobbles from './0009-scrobbles.ts';
 import * as scrobblerCache from './0012-scrobbler-cache.ts';
 import * as library from './0006-library.ts';
 import * as dashboard from './0010-dashboard.ts';
+import * as mediaserver from './0011-mediaserver.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const migrations: Record<string, Migration> = {
   '0012-scrobbler-cache': scrobblerCache,
   '0006-library': library,
   '0010-dashboard': dashboard,
+  '0011-mediaserver': mediaserver,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

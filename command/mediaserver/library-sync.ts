@@ -4,7 +4,7 @@ import type { Item, Section } from '../../infra/upstreams/mediaserver/schemas.ts
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import type { MirrorItem } from '../../shared/events/mediaserver-library.events.ts';
 import type { Observation } from '../canonical/reconciler.ts';
-import { observeMany } from './observe.ts';
+import { reconcileMany } from '../canonical/reconciler.ts';
 import { externalIdOf, factsOf, mirrorItemOf } from './library-observations.ts';
 import { type SectionRecorder, sectionRecorder } from './library-recorder.ts';
 
@@ -103,14 +103,14 @@ function musicSync(ctx: AppContext, serverId: string, actor: string | null, mirr
   async function flush(): Promise<number> {
     const batch = tracks;
     tracks = [];
-    const ids = await observeMany(ctx, batch.map((t) => observation('track', t.track, t.parents)), actor);
+    const ids = await reconcileMany(ctx, batch.map((t) => observation('track', t.track, t.parents)), actor);
     for (const [i, t] of batch.entries()) await mirror(mirrorItemOf(t.track, ids[i]));
     return batch.length;
   }
 
   return {
     async artists(page: Item[]): Promise<void> {
-      const ids = await observeMany(ctx, page.map((a) => observation('artist', a)), actor);
+      const ids = await reconcileMany(ctx, page.map((a) => observation('artist', a)), actor);
       for (const [i, artist] of page.entries()) {
         artists.set(artist.ratingKey, { id: ids[i]!, name: artist.title });
         await mirror(mirrorItemOf(artist, ids[i]));
@@ -118,7 +118,7 @@ function musicSync(ctx: AppContext, serverId: string, actor: string | null, mirr
     },
     async albums(page: Item[]): Promise<{ album: Item; albumId: string; artist: ArtistRef }[]> {
       const artistOf = (album: Item) => (album.parentRatingKey ? artists.get(album.parentRatingKey) : undefined);
-      const ids = await observeMany(ctx, page.map((album) => observation('album', album, { artistId: artistOf(album)?.id, artistName: artistOf(album)?.name })), actor);
+      const ids = await reconcileMany(ctx, page.map((album) => observation('album', album, { artistId: artistOf(album)?.id, artistName: artistOf(album)?.name })), actor);
       const out = page.map((album, i) => ({ album, albumId: ids[i]!, artist: artistOf(album) }));
       for (const { album, albumId } of out) await mirror(mirrorItemOf(album, albumId));
       return out;

@@ -15,6 +15,10 @@ export const mediaserverLinkStream = (userKey: string) => `mediaserverlink-${use
 /** What a media server showed of itself (identity, sections), and what one of its sections holds. */
 export const mediaserverServerStream = (serverId: string) => `mediaserverserver-${serverId}`;
 export const mediaserverSectionStream = (serverId: string, sectionId: string) => `mediaserversection-${serverId}.${sectionId}`;
+/** One stream per (user, favorite): adding one never reads the user's whole list. */
+export const favoriteStream = (userKey: string, kind: string, canonicalId: string) => `favorite-${userKey}.${kind}.${canonicalId}`;
+export const albumCollectionStream = (userKey: string, albumId: string) => `albumcollection-${userKey}.${albumId}`;
+export const commentStream = (commentId: string) => `comment-${commentId}`;
 export const scrobblesStream = (userKey: string) => `scrobbles-${userKey}`;
 
 export function categoryOf(streamId: string): string {

@@ -6,6 +6,10 @@ import type { UsersTable } from '../../projectors/auth/users.table.ts';
 import type { MediaserverLinksTable } from '../../projectors/mediaserver/links.table.ts';
 import type { MediaserverItemsTable, MediaserverSectionsTable, MediaserverServersTable } from '../../projectors/mediaserver/library.table.ts';
 import type { CanonicalDocsTable, ExternalRefsTable } from '../../projectors/canonical/canonical-docs.table.ts';
+import type { CatalogCacheTable } from '../upstreams/catalog/cache.ts';
+import type { FavoritesTable } from '../../projectors/me/favorites.table.ts';
+import type { AlbumCollectionTable } from '../../projectors/me/album-collection.table.ts';
+import type { CommentsTable } from '../../projectors/me/comments.table.ts';
 
 /** Every table of the database, for kysely's typing. */
 export interface Database {
@@ -17,8 +21,15 @@ export interface Database {
   users: UsersTable;
   canonical_docs: CanonicalDocsTable;
   external_refs: ExternalRefsTable;
+<<<<<<< HEAD
   mediaserver_links: MediaserverLinksTable;
   mediaserver_servers: MediaserverServersTable;
   mediaserver_sections: MediaserverSectionsTable;
   mediaserver_items: MediaserverItemsTable;
+=======
+  catalog_cache: CatalogCacheTable;
+  favorites: FavoritesTable;
+  album_collection: AlbumCollectionTable;
+  comments: CommentsTable;
+>>>>>>> main
 }

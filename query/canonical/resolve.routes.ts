@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { reconcile } from '../../command/canonical/reconciler.ts';
+import { seedFromCatalog } from '../../command/canonical/catalog-seed.ts';
 import { NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { CanonicalDoc, entityByRef, findDoc } from './canonical.queries.ts';
@@ -51,13 +52,15 @@ export function resolveRoutes(kind: Kind) {
       path: `/${PLURAL[kind]}/resolve`,
       tag: 'canonical',
       summary: `Resolve a ${kind} by an external ref or identifier`,
-      description: 'Signals are tried exact refs first. 404 when nothing resolves.',
+      description:
+        'Signals are tried exact refs first. When `catalog` is given and no canonical owns it, the entity is fetched from the catalog provider (cached), reconciled (an album brings its tracks and artist), then resolved. 404 when nothing resolves or the catalog has no such id.',
       access: 'user',
       query: ResolveQuery,
       response: CanonicalDoc,
-      errors: { 404: 'Nothing resolves' },
+      errors: { 404: 'Nothing resolves', 502: 'The catalog provider failed' },
       handler: async ({ ctx, query, user }) => {
         let id = await resolveLocal(ctx, kind, query);
+        if (!id && query.catalog) id = await seedFromCatalog(ctx, kind, query.catalog, user.username);
         if (!id && kind === 'artist' && query.scrobbler) id = await mintScrobblerArtist(ctx, query.scrobbler, user.username);
         const doc = id ? await findDoc(ctx.db, kind, id) : undefined;
         if (!doc) throw new NotFound(`No ${kind} resolves from the given parameters`);

@@ -1,0 +1,13 @@
+/** Live notes (deleted ones leave the table; their history stays in the log). `canonical_id` follows merges. */
+export interface CommentsTable {
+  comment_id: string;
+  username_key: string;
+  /** As the author spells it. */
+  username: string;
+  kind: string;
+  canonical_id: string;
+  body: string;
+  edited: boolean;
+  created_at: Date;
+  updated_at: Date;
+}

@@ -7,17 +7,14 @@ import { mergeRoutes } from '../command/canonical/merge.routes.ts';
 import { rebuildRoutes } from '../command/canonical/rebuild.routes.ts';
 import { cancelTaskRoutes } from '../command/tasks/cancel.routes.ts';
 import { taskHistoryRoutes } from '../query/tasks/task-history.routes.ts';
-<<<<<<< HEAD
 import { linkCommandRoutes } from '../command/mediaserver/link.routes.ts';
 import { linkQueryRoutes } from '../query/mediaserver/link.routes.ts';
 import { libraryCommandRoutes } from '../command/mediaserver/library.routes.ts';
 import { libraryQueryRoutes } from '../query/mediaserver/library.routes.ts';
-=======
 import { meQueryRoutes } from '../query/me/favorites.routes.ts';
 import { meWriteRoutes } from '../command/me/me.routes.ts';
 import { commentQueryRoutes } from '../query/me/comments.routes.ts';
 import { commentWriteRoutes } from '../command/me/comments.routes.ts';
->>>>>>> main
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -31,15 +28,12 @@ export const routes: Route[] = [
   ...mergeRoutes,
   ...cancelTaskRoutes,
   ...rebuildRoutes,
-<<<<<<< HEAD
   ...linkQueryRoutes,
   ...linkCommandRoutes,
   ...libraryCommandRoutes,
   ...libraryQueryRoutes,
-=======
   ...meQueryRoutes,
   ...meWriteRoutes,
   ...commentQueryRoutes,
   ...commentWriteRoutes,
->>>>>>> main
 ];

@@ -21,15 +21,12 @@ export interface Database {
   users: UsersTable;
   canonical_docs: CanonicalDocsTable;
   external_refs: ExternalRefsTable;
-<<<<<<< HEAD
   mediaserver_links: MediaserverLinksTable;
   mediaserver_servers: MediaserverServersTable;
   mediaserver_sections: MediaserverSectionsTable;
   mediaserver_items: MediaserverItemsTable;
-=======
   catalog_cache: CatalogCacheTable;
   favorites: FavoritesTable;
   album_collection: AlbumCollectionTable;
   comments: CommentsTable;
->>>>>>> main
 }

@@ -3,18 +3,12 @@ import { type TaskEvent, taskEventSchemas } from './tasks.events.ts';
 import { type UserEvent, userEventSchemas } from './users.events.ts';
 import { type CanonicalEvent, canonicalEventSchemas } from './canonical.events.ts';
 import { type ScrobbleEvent, scrobbleEventSchemas } from './scrobbles.events.ts';
-<<<<<<< HEAD
 import { type MediaserverLinkEvent, mediaserverEventSchemas } from './mediaserver.events.ts';
 import { type MediaserverLibraryEvent, mediaserverLibraryEventSchemas } from './mediaserver-library.events.ts';
 
 /** Every domain event of the service, discriminated by `type`. */
-export type DomainEvent = TaskEvent | UserEvent | CanonicalEvent | ScrobbleEvent | MediaserverLinkEvent | MediaserverLibraryEvent;
-=======
+export type DomainEvent = TaskEvent | UserEvent | CanonicalEvent | ScrobbleEvent | MediaserverLinkEvent | MediaserverLibraryEvent | MeEvent;
 import { type MeEvent, meEventSchemas } from './me.events.ts';
-
-/** Every domain event of the service, discriminated by `type`. */
-export type DomainEvent = TaskEvent | UserEvent | CanonicalEvent | ScrobbleEvent | MeEvent;
->>>>>>> main
 export type DomainEventType = DomainEvent['type'];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 
@@ -24,10 +18,7 @@ export const eventSchemas: Record<DomainEventType, z.ZodType> = {
   ...userEventSchemas,
   ...canonicalEventSchemas,
   ...scrobbleEventSchemas,
-<<<<<<< HEAD
   ...mediaserverEventSchemas,
   ...mediaserverLibraryEventSchemas,
-=======
   ...meEventSchemas,
->>>>>>> main
 };

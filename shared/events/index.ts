@@ -5,10 +5,10 @@ import { type CanonicalEvent, canonicalEventSchemas } from './canonical.events.t
 import { type ScrobbleEvent, scrobbleEventSchemas } from './scrobbles.events.ts';
 import { type MediaserverLinkEvent, mediaserverEventSchemas } from './mediaserver.events.ts';
 import { type MediaserverLibraryEvent, mediaserverLibraryEventSchemas } from './mediaserver-library.events.ts';
+import { type MeEvent, meEventSchemas } from './me.events.ts';
 
 /** Every domain event of the service, discriminated by `type`. */
 export type DomainEvent = TaskEvent | UserEvent | CanonicalEvent | ScrobbleEvent | MediaserverLinkEvent | MediaserverLibraryEvent | MeEvent;
-import { type MeEvent, meEventSchemas } from './me.events.ts';
 export type DomainEventType = DomainEvent['type'];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 

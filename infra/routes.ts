@@ -15,6 +15,8 @@ import { meQueryRoutes } from '../query/me/favorites.routes.ts';
 import { meWriteRoutes } from '../command/me/me.routes.ts';
 import { commentQueryRoutes } from '../query/me/comments.routes.ts';
 import { commentWriteRoutes } from '../command/me/comments.routes.ts';
+import { playQueryRoutes } from '../query/mediaserver/play.routes.ts';
+import { timelineRoutes } from '../command/mediaserver/timeline.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -32,6 +34,8 @@ export const routes: Route[] = [
   ...linkCommandRoutes,
   ...libraryCommandRoutes,
   ...libraryQueryRoutes,
+  ...playQueryRoutes,
+  ...timelineRoutes,
   ...meQueryRoutes,
   ...meWriteRoutes,
   ...commentQueryRoutes,

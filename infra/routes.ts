@@ -17,6 +17,8 @@ import { commentQueryRoutes } from '../query/me/comments.routes.ts';
 import { commentWriteRoutes } from '../command/me/comments.routes.ts';
 import { playQueryRoutes } from '../query/mediaserver/play.routes.ts';
 import { timelineRoutes } from '../command/mediaserver/timeline.routes.ts';
+import { playlistQueryRoutes } from '../query/mediaserver/playlists.routes.ts';
+import { playlistCommandRoutes } from '../command/mediaserver/playlists.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -36,6 +38,8 @@ export const routes: Route[] = [
   ...libraryQueryRoutes,
   ...playQueryRoutes,
   ...timelineRoutes,
+  ...playlistCommandRoutes,
+  ...playlistQueryRoutes,
   ...meQueryRoutes,
   ...meWriteRoutes,
   ...commentQueryRoutes,

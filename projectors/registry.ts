@@ -8,9 +8,10 @@ import { mediaserverLibraryProjector } from './mediaserver/library.projector.ts'
 import { favoritesProjector } from './me/favorites.projector.ts';
 import { albumCollectionProjector } from './me/album-collection.projector.ts';
 import { commentsProjector } from './me/comments.projector.ts';
+import { mediaserverPlaylistsProjector } from './mediaserver/playlists.projector.ts';
 
 /** Every read model of the service. */
-export const projectors: Projector[] = [taskHistoryProjector, usersProjector, canonicalDocsProjector, externalRefsProjector, mediaserverLinksProjector, mediaserverLibraryProjector, favoritesProjector, albumCollectionProjector, commentsProjector];
+export const projectors: Projector[] = [taskHistoryProjector, usersProjector, canonicalDocsProjector, externalRefsProjector, mediaserverLinksProjector, mediaserverLibraryProjector, favoritesProjector, albumCollectionProjector, commentsProjector, mediaserverPlaylistsProjector];
 
 /**
  * What `POST /admin/canonical/rebuild` replays: the canonical read models. User data and the task

@@ -15,6 +15,8 @@ export const mediaserverLinkStream = (userKey: string) => `mediaserverlink-${use
 /** What a media server showed of itself (identity, sections), and what one of its sections holds. */
 export const mediaserverServerStream = (serverId: string) => `mediaserverserver-${serverId}`;
 export const mediaserverSectionStream = (serverId: string, sectionId: string) => `mediaserversection-${serverId}.${sectionId}`;
+/** A user's playlists on the media server, as last fetched with their token. */
+export const mediaserverPlaylistsStream = (userKey: string) => `mediaserverplaylists-${userKey}`;
 /** One stream per (user, favorite): adding one never reads the user's whole list. */
 export const favoriteStream = (userKey: string, kind: string, canonicalId: string) => `favorite-${userKey}.${kind}.${canonicalId}`;
 export const albumCollectionStream = (userKey: string, albumId: string) => `albumcollection-${userKey}.${albumId}`;

@@ -3,6 +3,7 @@ import type { ProjectionCheckpointsTable } from '../projections/checkpoints.ts';
 import type { CredentialsTable } from '../credentials/credential-store.ts';
 import type { TaskHistoryTable } from '../../projectors/tasks/task-history.table.ts';
 import type { UsersTable } from '../../projectors/auth/users.table.ts';
+import type { MediaserverPlaylistItemsTable, MediaserverPlaylistsTable, ReactorCheckpointsTable } from '../../projectors/mediaserver/playlists.table.ts';
 import type { MediaserverLinksTable } from '../../projectors/mediaserver/links.table.ts';
 import type { MediaserverItemsTable, MediaserverSectionsTable, MediaserverServersTable } from '../../projectors/mediaserver/library.table.ts';
 import type { CanonicalDocsTable, ExternalRefsTable } from '../../projectors/canonical/canonical-docs.table.ts';
@@ -25,6 +26,9 @@ export interface Database {
   mediaserver_servers: MediaserverServersTable;
   mediaserver_sections: MediaserverSectionsTable;
   mediaserver_items: MediaserverItemsTable;
+  mediaserver_playlists: MediaserverPlaylistsTable;
+  mediaserver_playlist_items: MediaserverPlaylistItemsTable;
+  reactor_checkpoints: ReactorCheckpointsTable;
   catalog_cache: CatalogCacheTable;
   favorites: FavoritesTable;
   album_collection: AlbumCollectionTable;

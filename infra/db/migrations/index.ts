@@ -7,6 +7,7 @@ import * as canonical from './0005-canonical.ts';
 import * as mediaserver from './0011-mediaserver.ts';
 import * as catalogCache from './0007-catalog-cache.ts';
 import * as me from './0008-me.ts';
+import * as mediaserverPlaylists from './0012-mediaserver-playlists.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const migrations: Record<string, Migration> = {
   '0011-mediaserver': mediaserver,
   '0007-catalog-cache': catalogCache,
   '0008-me': me,
+  '0012-mediaserver-playlists': mediaserverPlaylists,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

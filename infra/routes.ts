@@ -19,6 +19,7 @@ import { playQueryRoutes } from '../query/mediaserver/play.routes.ts';
 import { timelineRoutes } from '../command/mediaserver/timeline.routes.ts';
 import { playlistQueryRoutes } from '../query/mediaserver/playlists.routes.ts';
 import { playlistCommandRoutes } from '../command/mediaserver/playlists.routes.ts';
+import { favoritesPlaylistRoutes } from '../command/mediaserver/favorites-playlist.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -40,6 +41,7 @@ export const routes: Route[] = [
   ...timelineRoutes,
   ...playlistCommandRoutes,
   ...playlistQueryRoutes,
+  ...favoritesPlaylistRoutes,
   ...meQueryRoutes,
   ...meWriteRoutes,
   ...commentQueryRoutes,

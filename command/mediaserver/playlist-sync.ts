@@ -70,6 +70,13 @@ export function playlistSync(ctx: AppContext, username: string, metadata: { acto
   }
 
   return {
+    /** Records one playlist (as just fetched) and its items, without touching the others. */
+    async record(token: string, playlist: PlaylistFacts): Promise<number> {
+      const items = await recordItems(token, playlist);
+      await ctx.settle(last?.position);
+      return items;
+    },
+
     /** Every playlist of the user, with its items; `checkpoint` is a task's stop point. */
     async all(checkpoint: () => void = () => {}) {
       const token = await mediaserverLink(ctx).userToken(username);

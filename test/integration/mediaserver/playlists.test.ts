@@ -88,8 +88,9 @@ describe('mediaserver: playlists with the user’s own token', () => {
     expect(res.status).to.equal(200);
     const task = await pollTask(world.admin, res.body.task_id, undefined, 60_000);
     expect(task.status, task.error ?? '').to.equal('completed');
-    expect(task.summary.failed).to.equal(1);
-    const failed = task.summary.results.find((r: any) => r.username === revoked.username);
+    const summary = task.summary as any;
+    expect(summary.failed).to.equal(1);
+    const failed = summary.results.find((r: any) => r.username === revoked.username);
     expect(failed.error).to.be.a('string').and.not.contain(revoked.token);
     expect((await fine.client.get('/mediaserver/me/playlists')).body.map((p: any) => p.title)).to.deep.equal(['Fine Tunes']);
   });

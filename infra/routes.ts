@@ -7,14 +7,15 @@ import { mergeRoutes } from '../command/canonical/merge.routes.ts';
 import { rebuildRoutes } from '../command/canonical/rebuild.routes.ts';
 import { cancelTaskRoutes } from '../command/tasks/cancel.routes.ts';
 import { taskHistoryRoutes } from '../query/tasks/task-history.routes.ts';
-import { linkCommandRoutes } from '../command/mediaserver/link.routes.ts';
-import { linkQueryRoutes } from '../query/mediaserver/link.routes.ts';
-import { libraryCommandRoutes } from '../command/mediaserver/library.routes.ts';
-import { libraryQueryRoutes } from '../query/mediaserver/library.routes.ts';
 import { meQueryRoutes } from '../query/me/favorites.routes.ts';
 import { meWriteRoutes } from '../command/me/me.routes.ts';
 import { commentQueryRoutes } from '../query/me/comments.routes.ts';
 import { commentWriteRoutes } from '../command/me/comments.routes.ts';
+import { linkCommandRoutes } from '../command/mediaserver/link.routes.ts';
+import { linkQueryRoutes } from '../query/mediaserver/link.routes.ts';
+import { libraryCommandRoutes } from '../command/mediaserver/library.routes.ts';
+import { libraryQueryRoutes } from '../query/mediaserver/library.routes.ts';
+import { homeUserRoutes } from '../command/mediaserver/home-users.routes.ts';
 import { playQueryRoutes } from '../query/mediaserver/play.routes.ts';
 import { timelineRoutes } from '../command/mediaserver/timeline.routes.ts';
 import { playlistQueryRoutes } from '../query/mediaserver/playlists.routes.ts';
@@ -33,17 +34,18 @@ export const routes: Route[] = [
   ...mergeRoutes,
   ...cancelTaskRoutes,
   ...rebuildRoutes,
+  ...meQueryRoutes,
+  ...meWriteRoutes,
+  ...commentQueryRoutes,
+  ...commentWriteRoutes,
   ...linkQueryRoutes,
   ...linkCommandRoutes,
   ...libraryCommandRoutes,
   ...libraryQueryRoutes,
+  ...homeUserRoutes,
   ...playQueryRoutes,
   ...timelineRoutes,
   ...playlistCommandRoutes,
   ...playlistQueryRoutes,
   ...favoritesPlaylistRoutes,
-  ...meQueryRoutes,
-  ...meWriteRoutes,
-  ...commentQueryRoutes,
-  ...commentWriteRoutes,
 ];

@@ -5,13 +5,24 @@ import { canonicalDocsProjector } from './canonical/canonical-docs.projector.ts'
 import { externalRefsProjector } from './canonical/external-refs.projector.ts';
 import { mediaserverLinksProjector } from './mediaserver/links.projector.ts';
 import { mediaserverLibraryProjector } from './mediaserver/library.projector.ts';
+import { mediaserverPlaylistsProjector } from './mediaserver/playlists.projector.ts';
 import { favoritesProjector } from './me/favorites.projector.ts';
 import { albumCollectionProjector } from './me/album-collection.projector.ts';
 import { commentsProjector } from './me/comments.projector.ts';
-import { mediaserverPlaylistsProjector } from './mediaserver/playlists.projector.ts';
 
 /** Every read model of the service. */
-export const projectors: Projector[] = [taskHistoryProjector, usersProjector, canonicalDocsProjector, externalRefsProjector, mediaserverLinksProjector, mediaserverLibraryProjector, favoritesProjector, albumCollectionProjector, commentsProjector, mediaserverPlaylistsProjector];
+export const projectors: Projector[] = [
+  taskHistoryProjector,
+  usersProjector,
+  canonicalDocsProjector,
+  externalRefsProjector,
+  favoritesProjector,
+  albumCollectionProjector,
+  commentsProjector,
+  mediaserverLinksProjector,
+  mediaserverLibraryProjector,
+  mediaserverPlaylistsProjector,
+];
 
 /**
  * What `POST /admin/canonical/rebuild` replays: the canonical read models. User data and the task

@@ -10,6 +10,10 @@ export const trackStream = (id: string) => `track-${id}`;
 /** One claim stream per external ref: the ref's owner, unique under concurrency. */
 export const refClaimStream = (kind: string, source: string, externalIdHash: string) => `refclaim-${kind}.${source}.${externalIdHash}`;
 export const entityStream = (kind: 'artist' | 'album' | 'track', id: string) => `${kind}-${id}`;
+/** One stream per (user, favorite): adding one never reads the user's whole list. */
+export const favoriteStream = (userKey: string, kind: string, canonicalId: string) => `favorite-${userKey}.${kind}.${canonicalId}`;
+export const albumCollectionStream = (userKey: string, albumId: string) => `albumcollection-${userKey}.${albumId}`;
+export const commentStream = (commentId: string) => `comment-${commentId}`;
 /** A user's media server link and PIN flow. */
 export const mediaserverLinkStream = (userKey: string) => `mediaserverlink-${userKey}`;
 /** What a media server showed of itself (identity, sections), and what one of its sections holds. */
@@ -17,10 +21,6 @@ export const mediaserverServerStream = (serverId: string) => `mediaserverserver-
 export const mediaserverSectionStream = (serverId: string, sectionId: string) => `mediaserversection-${serverId}.${sectionId}`;
 /** A user's playlists on the media server, as last fetched with their token. */
 export const mediaserverPlaylistsStream = (userKey: string) => `mediaserverplaylists-${userKey}`;
-/** One stream per (user, favorite): adding one never reads the user's whole list. */
-export const favoriteStream = (userKey: string, kind: string, canonicalId: string) => `favorite-${userKey}.${kind}.${canonicalId}`;
-export const albumCollectionStream = (userKey: string, albumId: string) => `albumcollection-${userKey}.${albumId}`;
-export const commentStream = (commentId: string) => `comment-${commentId}`;
 export const scrobblesStream = (userKey: string) => `scrobbles-${userKey}`;
 
 export function categoryOf(streamId: string): string {

@@ -2,7 +2,9 @@ import type { AppContext } from '../../infra/context.ts';
 import type { ServerClient } from '../../infra/upstreams/mediaserver/server.ts';
 import type { Item, Section } from '../../infra/upstreams/mediaserver/schemas.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
-import { reconcile } from '../canonical/reconciler.ts';
+import type { MirrorItem } from '../../shared/events/mediaserver-library.events.ts';
+import type { Observation } from '../canonical/reconciler.ts';
+import { observeMany } from './observe.ts';
 import { externalIdOf, factsOf, mirrorItemOf } from './library-observations.ts';
 import { type SectionRecorder, sectionRecorder } from './library-recorder.ts';
 
@@ -20,6 +22,9 @@ interface Known {
   deleted: boolean;
 }
 
+/** Tracks reconciled per batch. */
+const TRACK_BATCH = 500;
+
 /** What each section type holds, in the order a sync walks it. */
 const WALKED: Record<string, ('movie' | 'show' | 'season' | 'episode')[]> = { movie: ['movie'], show: ['show', 'season', 'episode'] };
 
@@ -33,27 +38,19 @@ export async function syncSection(ctx: AppContext, server: ServerClient, serverI
   const recorder = sectionRecorder(ctx, serverId, section.key, { actor: run.actor, correlation_id: run.taskId });
   const seen = new Set<string>();
   const counts: Record<string, number> = { artists: 0, albums: 0, tracks: 0, albums_fetched: 0, albums_skipped: 0, other: 0 };
-  const observe = (kind: Kind, item: Item, parents: Parameters<typeof factsOf>[1] = {}) =>
-    reconcile(ctx, { source: 'mediaserver', kind, external_id: externalIdOf(serverId, item), facts: factsOf(item, parents) }, run.actor);
+  const progress = (phase: string) => run.progress({ section_id: section.key, phase, ...counts });
 
   if (section.type === 'artist') {
-    const artists = new Map<string, { id: string; name: string }>();
+    const music = musicSync(ctx, serverId, run.actor, (item) => record(recorder, seen, item));
     for await (const page of server.sectionItems(section.key, 'artist')) {
-      for (const artist of page) {
-        run.checkpoint();
-        const id = await observe('artist', artist);
-        artists.set(artist.ratingKey, { id, name: artist.title });
-        await record(recorder, seen, mirrorItemOf(artist, id));
-        counts.artists! += 1;
-      }
-      run.progress({ section_id: section.key, phase: 'artists', ...counts });
+      run.checkpoint();
+      await music.artists(page);
+      counts.artists! += page.length;
+      progress('artists');
     }
     for await (const page of server.sectionItems(section.key, 'album')) {
-      for (const album of page) {
-        run.checkpoint();
-        const artist = album.parentRatingKey ? artists.get(album.parentRatingKey) : undefined;
-        const albumId = await observe('album', album, { artistId: artist?.id, artistName: artist?.name });
-        await record(recorder, seen, mirrorItemOf(album, albumId));
+      run.checkpoint();
+      for (const { album, albumId, artist } of await music.albums(page)) {
         counts.albums! += 1;
         const before = known.byKey.get(album.ratingKey);
         const changed = !before || before.deleted || before.updatedAt !== (album.updatedAt ?? null);
@@ -62,16 +59,13 @@ export async function syncSection(ctx: AppContext, server: ServerClient, serverI
           counts.albums_skipped! += 1;
           continue;
         }
+        run.checkpoint();
         counts.albums_fetched! += 1;
-        for (const track of await server.children(album.ratingKey)) {
-          const trackArtist = (track.grandparentRatingKey && artists.get(track.grandparentRatingKey)) || artist;
-          const id = await observe('track', track, { artistId: trackArtist?.id, artistName: trackArtist?.name, albumId, albumTitle: album.title });
-          await record(recorder, seen, mirrorItemOf(track, id));
-          counts.tracks! += 1;
-        }
-        run.progress({ section_id: section.key, phase: 'albums', ...counts });
+        counts.tracks! += await music.tracks(await server.children(album.ratingKey), { albumId, albumTitle: album.title, artist });
       }
+      progress('albums');
     }
+    counts.tracks! += await music.flush();
   } else {
     for (const type of WALKED[section.type] ?? []) {
       for await (const page of server.sectionItems(section.key, type)) {
@@ -90,7 +84,58 @@ export async function syncSection(ctx: AppContext, server: ServerClient, serverI
   return { server_id: serverId, section_id: section.key, section_type: section.type, quick, ...counts };
 }
 
-async function record(recorder: SectionRecorder, seen: Set<string>, item: ReturnType<typeof mirrorItemOf>): Promise<void> {
+type ArtistRef = { id: string; name: string } | undefined;
+
+/**
+ * Music items reach the canonical layer a page at a time: artists and albums page by page, tracks
+ * gathered across albums until a batch is full. Each is mirrored with its canonical id.
+ */
+function musicSync(ctx: AppContext, serverId: string, actor: string | null, mirror: (item: MirrorItem) => Promise<void>) {
+  const artists = new Map<string, { id: string; name: string }>();
+  let tracks: { track: Item; parents: Parameters<typeof factsOf>[1] }[] = [];
+  const observation = (kind: Kind, item: Item, parents: Parameters<typeof factsOf>[1] = {}): Observation => ({
+    source: 'mediaserver',
+    kind,
+    external_id: externalIdOf(serverId, item),
+    facts: factsOf(item, parents),
+  });
+
+  async function flush(): Promise<number> {
+    const batch = tracks;
+    tracks = [];
+    const ids = await observeMany(ctx, batch.map((t) => observation('track', t.track, t.parents)), actor);
+    for (const [i, t] of batch.entries()) await mirror(mirrorItemOf(t.track, ids[i]));
+    return batch.length;
+  }
+
+  return {
+    async artists(page: Item[]): Promise<void> {
+      const ids = await observeMany(ctx, page.map((a) => observation('artist', a)), actor);
+      for (const [i, artist] of page.entries()) {
+        artists.set(artist.ratingKey, { id: ids[i]!, name: artist.title });
+        await mirror(mirrorItemOf(artist, ids[i]));
+      }
+    },
+    async albums(page: Item[]): Promise<{ album: Item; albumId: string; artist: ArtistRef }[]> {
+      const artistOf = (album: Item) => (album.parentRatingKey ? artists.get(album.parentRatingKey) : undefined);
+      const ids = await observeMany(ctx, page.map((album) => observation('album', album, { artistId: artistOf(album)?.id, artistName: artistOf(album)?.name })), actor);
+      const out = page.map((album, i) => ({ album, albumId: ids[i]!, artist: artistOf(album) }));
+      for (const { album, albumId } of out) await mirror(mirrorItemOf(album, albumId));
+      return out;
+    },
+    /** Queues an album's tracks; answers how many were reconciled by a batch this filled. */
+    async tracks(albumTracks: Item[], album: { albumId: string; albumTitle: string; artist: ArtistRef }): Promise<number> {
+      for (const track of albumTracks) {
+        const artist = (track.grandparentRatingKey && artists.get(track.grandparentRatingKey)) || album.artist;
+        tracks.push({ track, parents: { artistId: artist?.id, artistName: artist?.name, albumId: album.albumId, albumTitle: album.albumTitle } });
+      }
+      return tracks.length >= TRACK_BATCH ? flush() : 0;
+    },
+    flush,
+  };
+}
+
+async function record(recorder: SectionRecorder, seen: Set<string>, item: MirrorItem): Promise<void> {
   seen.add(item.rating_key);
   await recorder.seen(item);
 }

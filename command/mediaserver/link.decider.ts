@@ -41,6 +41,8 @@ export type LinkCommand =
   | { type: 'CompletePin'; pinCredentialId: string; credentialId: string; account: MediaserverAccount; meta: Meta }
   | { type: 'ExpirePin'; pinCredentialId: string; meta: Meta }
   | { type: 'CancelPin'; meta: Meta }
+  /** A link made without a PIN: a home user provisioned with the token the switch gave. */
+  | { type: 'Link'; credentialId: string; account: MediaserverAccount; meta: Meta }
   | { type: 'Unlink'; by: string; meta: Meta };
 
 /** The PIN a finish call polled was cancelled, replaced or completed meanwhile. */
@@ -59,6 +61,8 @@ export function decide(state: LinkState, command: LinkCommand): MediaserverLinkE
     case 'CompletePin':
       if (!isPending(command.pinCredentialId)) throw new PinNoLongerPending();
       return [{ type: 'MediaserverLinked', data: { username, credential_id: command.credentialId, account: command.account, pin_credential_id: command.pinCredentialId, at } }];
+    case 'Link':
+      return [{ type: 'MediaserverLinked', data: { username, credential_id: command.credentialId, account: command.account, pin_credential_id: null, at } }];
     case 'ExpirePin':
       return isPending(command.pinCredentialId) ? [{ type: 'MediaserverPinExpired', data: { username, pin_credential_id: command.pinCredentialId, at } }] : [];
     case 'CancelPin':

@@ -140,6 +140,19 @@ export function mediaserverLink(ctx: AppContext) {
       return { cancelled: handled.events.length > 0 };
     },
 
+    /** Links an account whose token is already known (a provisioned home user). */
+    async linkWithToken(username: string, token: string, user: AccountUser, actor: string): Promise<void> {
+      const credentialId = await credentials.put(usernameKey(username), TOKEN_KIND, token);
+      let replaced: string | undefined;
+      try {
+        await run(username, { type: 'Link', credentialId, account: accountOf(user) }, actor, (s) => (replaced = s.link?.credentialId));
+      } catch (error) {
+        await drop(credentialId);
+        throw error;
+      }
+      if (replaced !== credentialId) await drop(replaced);
+    },
+
     async unlink(username: string, by: string): Promise<{ unlinked: boolean }> {
       let credentialId: string | undefined;
       const handled = await run(username, { type: 'Unlink', by }, by, (s) => (credentialId = s.link?.credentialId));

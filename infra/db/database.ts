@@ -22,6 +22,10 @@ export interface Database {
   users: UsersTable;
   canonical_docs: CanonicalDocsTable;
   external_refs: ExternalRefsTable;
+  catalog_cache: CatalogCacheTable;
+  favorites: FavoritesTable;
+  album_collection: AlbumCollectionTable;
+  comments: CommentsTable;
   mediaserver_links: MediaserverLinksTable;
   mediaserver_servers: MediaserverServersTable;
   mediaserver_sections: MediaserverSectionsTable;
@@ -29,8 +33,4 @@ export interface Database {
   mediaserver_playlists: MediaserverPlaylistsTable;
   mediaserver_playlist_items: MediaserverPlaylistItemsTable;
   reactor_checkpoints: ReactorCheckpointsTable;
-  catalog_cache: CatalogCacheTable;
-  favorites: FavoritesTable;
-  album_collection: AlbumCollectionTable;
-  comments: CommentsTable;
 }

@@ -3,13 +3,13 @@ import { type TaskEvent, taskEventSchemas } from './tasks.events.ts';
 import { type UserEvent, userEventSchemas } from './users.events.ts';
 import { type CanonicalEvent, canonicalEventSchemas } from './canonical.events.ts';
 import { type ScrobbleEvent, scrobbleEventSchemas } from './scrobbles.events.ts';
+import { type MeEvent, meEventSchemas } from './me.events.ts';
 import { type MediaserverLinkEvent, mediaserverEventSchemas } from './mediaserver.events.ts';
 import { type MediaserverLibraryEvent, mediaserverLibraryEventSchemas } from './mediaserver-library.events.ts';
-import { type MeEvent, meEventSchemas } from './me.events.ts';
 import { type MediaserverPlaylistEvent, mediaserverPlaylistEventSchemas } from './mediaserver-playlists.events.ts';
 
 /** Every domain event of the service, discriminated by `type`. */
-export type DomainEvent = TaskEvent | UserEvent | CanonicalEvent | ScrobbleEvent | MediaserverLinkEvent | MediaserverLibraryEvent | MeEvent | MediaserverPlaylistEvent;
+export type DomainEvent = TaskEvent | UserEvent | CanonicalEvent | ScrobbleEvent | MeEvent | MediaserverLinkEvent | MediaserverLibraryEvent | MediaserverPlaylistEvent;
 export type DomainEventType = DomainEvent['type'];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 
@@ -19,8 +19,8 @@ export const eventSchemas: Record<DomainEventType, z.ZodType> = {
   ...userEventSchemas,
   ...canonicalEventSchemas,
   ...scrobbleEventSchemas,
+  ...meEventSchemas,
   ...mediaserverEventSchemas,
   ...mediaserverLibraryEventSchemas,
-  ...meEventSchemas,
   ...mediaserverPlaylistEventSchemas,
 };

@@ -4,9 +4,9 @@ import * as projections from './0002-projections.ts';
 import * as taskHistory from './0003-task-history.ts';
 import * as users from './0004-users.ts';
 import * as canonical from './0005-canonical.ts';
-import * as mediaserver from './0011-mediaserver.ts';
 import * as catalogCache from './0007-catalog-cache.ts';
 import * as me from './0008-me.ts';
+import * as mediaserver from './0011-mediaserver.ts';
 import * as mediaserverPlaylists from './0012-mediaserver-playlists.ts';
 
 /** Migrations in order; names never change once released. */
@@ -16,9 +16,9 @@ const migrations: Record<string, Migration> = {
   '0003-task-history': taskHistory,
   '0004-users': users,
   '0005-canonical': canonical,
-  '0011-mediaserver': mediaserver,
   '0007-catalog-cache': catalogCache,
   '0008-me': me,
+  '0011-mediaserver': mediaserver,
   '0012-mediaserver-playlists': mediaserverPlaylists,
 };
 

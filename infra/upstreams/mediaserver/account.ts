@@ -24,17 +24,14 @@ const PIN_REQUIRED = 1041;
  * switching to one. User tokens go in as arguments and are never kept here.
  */
 export function createAccountClient(options: AccountClientOptions) {
-  const http: UpstreamClient = createUpstreamClient({
-    service: ACCOUNT_SERVICE,
-    baseUrl: options.baseUrl,
-    pacer: options.pacer,
-    retries: options.retries,
-    retryBaseMs: options.retryBaseMs,
-  });
+  const base = { service: ACCOUNT_SERVICE, baseUrl: options.baseUrl, pacer: options.pacer, retryBaseMs: options.retryBaseMs };
+  const http: UpstreamClient = createUpstreamClient({ ...base, retries: options.retries });
+  // A PIN poll is never retried: the client polls again in two seconds, and one finish call is one poll.
+  const once: UpstreamClient = createUpstreamClient({ ...base, retries: 0 });
 
-  async function call<T>(method: HttpMethod, path: string, schema: ZodType<T>, token?: string, searchParams?: SearchParams): Promise<T> {
+  async function call<T>(method: HttpMethod, path: string, schema: ZodType<T>, token?: string, searchParams?: SearchParams, client = http): Promise<T> {
     const label = `${method} ${path.replace(/\/\d+$/, '/{id}')}`;
-    const res = await http.request(method, path, { headers: plexHeaders(options.clientId, token), searchParams, allowStatuses: READ_STATUSES });
+    const res = await client.request(method, path, { headers: plexHeaders(options.clientId, token), searchParams, allowStatuses: READ_STATUSES });
     const data = decodeBody(ACCOUNT_SERVICE, label, res);
     if (res.status >= 200 && res.status < 300) return parseWith(ACCOUNT_SERVICE, label, schema, unwrapUser(data));
     const envelope = AccountErrors.safeParse(data);
@@ -49,7 +46,7 @@ export function createAccountClient(options: AccountClientOptions) {
     /** A new PIN for the user to enter on the account service's link page. */
     createPin: () => call('POST', '/api/v2/pins', Pin, undefined, { strong: 'true' }),
     /** One poll: the PIN with `authToken` once the user linked it; UpstreamNotFound once it expired. */
-    pollPin: (pinId: number) => call('GET', `/api/v2/pins/${pinId}`, Pin),
+    pollPin: (pinId: number) => call('GET', `/api/v2/pins/${pinId}`, Pin, undefined, undefined, once),
     user: (token: string) => call('GET', '/api/v2/user', AccountUser, token),
     async homeUsers(token: string): Promise<HomeUser[]> {
       return (await call('GET', '/api/v2/home/users', HomeUsers, token)).users;

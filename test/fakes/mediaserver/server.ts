@@ -38,6 +38,8 @@ export interface MediaserverFake extends Fake {
   requirePin(uuid: string, pin: string): void;
   /** Paths answered as XML whatever the client asks. */
   xmlOnly: Set<string>;
+  /** The next request whose path starts with `pathPrefix` answers `status` instead (once per call). */
+  failNext(status: number, pathPrefix?: string): void;
   requestsTo(prefix?: string): RecordedRequest[];
   clearRequests(): void;
 }
@@ -73,8 +75,15 @@ export async function startMediaserverFake(options: MediaserverFakeOptions = {})
   };
   const xmlOnly = new Set<string>();
   const serverState = { library, identity, xmlOnly, acceptsToken: (t: string | undefined) => t === ADMIN_TOKEN || (t !== undefined && accountState.tokens.has(t)) };
+  const failures: { status: number; pathPrefix: string }[] = [];
   const media: MediaState = { library, playlists: new FakePlaylists(), machineIdentifier: () => identity.machineIdentifier, timelineStatus: 200 };
   const fake = await startFake((app: Express) => {
+    app.use((req, res, next) => {
+      const i = failures.findIndex((f) => req.path.startsWith(f.pathPrefix));
+      if (i < 0) return next();
+      const [failure] = failures.splice(i, 1);
+      res.status(failure!.status).type('text/html').send(`<html><body>fake failure ${failure!.status}</body></html>`);
+    });
     accountRoutes(accountState)(app);
     serverRoutes(serverState)(app);
     mediaRoutes(media)(app);
@@ -105,6 +114,7 @@ export async function startMediaserverFake(options: MediaserverFakeOptions = {})
     setPinLifetime: (seconds) => void (accountState.pinLifetimeSeconds = seconds),
     revoke: (token) => void accountState.tokens.delete(token),
     requirePin: (uuid, pin) => void accountState.homePins.set(uuid, pin),
+    failNext: (status, pathPrefix = '/') => void failures.push({ status, pathPrefix }),
     requestsTo: (prefix = '/') => fake.requests.filter((r) => r.path.startsWith(prefix)),
     clearRequests: () => void fake.requests.splice(0),
   };

@@ -192,6 +192,15 @@ describe('mediaserver: library sync', () => {
     });
   });
 
+  it('given the server failing mid-sync, then the task fails with the failure and no token', async () => {
+    fake.failNext(401, '/library/sections/5/all');
+    const res = await admin.post('/mediaserver/admin/libraries/5/sync');
+    const task = await pollTask(admin, res.body.task_id, undefined, 60_000);
+    expect(task.status).to.equal('failed');
+    expect(task.error).to.match(/rejected/i);
+    expect(JSON.stringify(task)).not.to.contain(fake.adminToken);
+  });
+
   it('given no media server configured, when a sync is asked for, then 503', async () => {
     const bare = await startTestApp();
     try {

@@ -105,6 +105,17 @@ describe('mediaserver: linking an account through a PIN', () => {
       expect(polls().length).to.be.at.most(1);
     });
 
+    it('when the account service fails while polling, then 502 after that one poll, and the PIN is still pending', async () => {
+      const { client } = await newUser();
+      await client.post('/mediaserver/me/auth/start');
+      fake.failNext(500, '/api/v2/pins/');
+      const res = await client.post('/mediaserver/me/auth/finish');
+      expect(res.status).to.equal(502);
+      expect(polls()).to.have.length(1);
+      expect((await client.get('/mediaserver/me')).body.has_pending_pin).to.equal(true);
+      expect((await client.post('/mediaserver/me/auth/finish')).body.status).to.equal('pending');
+    });
+
     it('when it is cancelled, then nothing is pending and finish has nothing to poll', async () => {
       const { client } = await newUser();
       await client.post('/mediaserver/me/auth/start');

@@ -71,6 +71,23 @@ describe('mediaserver client against the fake', () => {
       expect(tracks[0]!.Media[0]!.Part[0]!.key).to.equal('/library/parts/151/1579520044/file.aac');
     });
 
+    it('when album tracks come as XML, then media, part and stream read as from JSON', async () => {
+      const artist = fake.library.addArtist('Xml Artist');
+      const album = fake.library.addAlbum(artist, 'Xml & Friends');
+      fake.library.addTrack(album, { title: 'Tagged <One>', index: 1, codec: 'flac', bitDepth: 24, samplingRate: 96000 });
+      const json = await server().children(album);
+      fake.xmlOnly.add(`/library/metadata/${album}/children`);
+      try {
+        const xml = await server().children(album);
+        expect(xml).to.deep.equal(json);
+        expect(xml[0]).to.include({ title: 'Tagged <One>', parentTitle: 'Xml & Friends' });
+        expect(xml[0]!.Media[0]!.Part[0]!.Stream[0]).to.include({ codec: 'flac', bitDepth: 24, samplingRate: 96000 });
+        expect(String(fake.requests.at(-1)!.headers.accept)).to.equal('application/json');
+      } finally {
+        fake.xmlOnly.clear();
+      }
+    });
+
     it('when an item is missing, then "nothing there" is told apart from a failure', async () => {
       expect(await rejection(server().children('999999'))).to.be.instanceOf(UpstreamNotFound);
       const down = createServerClient({ baseUrl: 'http://127.0.0.1:9', token: 't', clientId: CLIENT_ID, retries: 0 });

@@ -36,6 +36,10 @@ describe('mediaserver link decider', () => {
     given(started('p1'), linked).when({ type: 'CompletePin', pinCredentialId: 'p1', credentialId: 'tok2', account }).then(PinNoLongerPending);
   });
 
+  it('links directly, without a PIN', () => {
+    given().when({ type: 'Link', credentialId: 'tok9', account }).then([{ type: 'MediaserverLinked', data: { username: 'ann', credential_id: 'tok9', account, pin_credential_id: null, at } }]);
+  });
+
   it('expires only the PIN that is still pending', () => {
     given(started('p1')).when({ type: 'ExpirePin', pinCredentialId: 'p1' }).then([{ type: 'MediaserverPinExpired', data: { username: 'ann', pin_credential_id: 'p1', at } }]);
     given(started('p2')).when({ type: 'ExpirePin', pinCredentialId: 'p1' }).then([]);

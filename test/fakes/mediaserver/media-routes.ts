@@ -10,6 +10,10 @@ export interface MediaState {
   machineIdentifier: () => string;
   /** Answer timeline reports with this status (a failing server). */
   timelineStatus: number;
+  /** Whole-file part reads streamed slowly (see `slowParts`), and whether each reached its end. */
+  partReads: { partId: number; finished: boolean; closed: boolean }[];
+  /** Part ids served in small paced chunks, so a test can watch a reader go away mid-file. */
+  slowParts: Set<number>;
 }
 
 const tokenOf = (req: Request) => (req.headers['x-plex-token'] as string | undefined) ?? (req.query['X-Plex-Token'] as string | undefined) ?? '';
@@ -47,7 +51,10 @@ export function mediaRoutes(state: MediaState) {
     app.get('/library/parts/:partId/:stamp/:file', (req, res) => {
       const part = findPart(Number(req.params.partId));
       if (!part) return void res.status(404).send();
-      sendRanged(req, res, partBytes(Number(part.id), Number(part.size ?? 1_000_000)), audioTypeOf(String(part.container ?? 'flac')));
+      const body = partBytes(Number(part.id), Number(part.size ?? 1_000_000));
+      const type = audioTypeOf(String(part.container ?? 'flac'));
+      if (state.slowParts.has(Number(part.id)) && !req.headers.range) return void sendSlowly(res, body, type, state, Number(part.id));
+      sendRanged(req, res, body, type);
     });
     app.get('/music/:colon/transcode/universal/start.mp3', (req, res) => {
       const key = /^\/library\/metadata\/(\d+)$/.exec(String(req.query.path ?? ''))?.[1];
@@ -104,4 +111,27 @@ export function mediaRoutes(state: MediaState) {
       res.status(200).type('image/jpeg').end(imageBytes(`playlist ${req.params.id}`));
     });
   };
+}
+
+/** Writes 16 KiB every 20 ms and records whether the reader stayed to the end or went away. */
+function sendSlowly(res: Response, body: Buffer, type: string, state: MediaState, partId: number): void {
+  const read = { partId, finished: false, closed: false };
+  state.partReads.push(read);
+  res.status(200).setHeader('Content-Type', type);
+  res.setHeader('Content-Length', String(body.length));
+  let offset = 0;
+  const timer = setInterval(() => {
+    if (offset >= body.length) {
+      clearInterval(timer);
+      read.finished = true;
+      res.end();
+      return;
+    }
+    res.write(body.subarray(offset, offset + 16_384));
+    offset += 16_384;
+  }, 20);
+  res.once('close', () => {
+    clearInterval(timer);
+    read.closed = true;
+  });
 }

@@ -76,7 +76,7 @@ export async function startMediaserverFake(options: MediaserverFakeOptions = {})
   const xmlOnly = new Set<string>();
   const serverState = { library, identity, xmlOnly, acceptsToken: (t: string | undefined) => t === ADMIN_TOKEN || (t !== undefined && accountState.tokens.has(t)) };
   const failures: { status: number; pathPrefix: string }[] = [];
-  const media: MediaState = { library, playlists: new FakePlaylists(), machineIdentifier: () => identity.machineIdentifier, timelineStatus: 200 };
+  const media: MediaState = { library, playlists: new FakePlaylists(), machineIdentifier: () => identity.machineIdentifier, timelineStatus: 200, partReads: [], slowParts: new Set() };
   const fake = await startFake((app: Express) => {
     app.use((req, res, next) => {
       const i = failures.findIndex((f) => req.path.startsWith(f.pathPrefix));

@@ -58,6 +58,28 @@ describe('mediaserver: playback and track data', () => {
       expect(res.body.subarray(0, 4).toString('ascii')).to.equal('RIFF');
     });
 
+    it('when the client goes away mid-file, then the upstream read stops before the end', async () => {
+      const big = world.fake.library.addTrack(album, { title: 'Long Take', index: 9, size: 2_000_000 });
+      await world.sync();
+      const part = ((world.fake.library.get(big).Media as any[])[0].Part as any[])[0];
+      world.fake.media.slowParts.add(Number(part.id));
+      const abort = new AbortController();
+      const res = await fetch(`${world.app.url}/mediaserver/play/track/${await world.trackId(big)}`, {
+        headers: { cookie: `media_session=${user.client.cookie('media_session')}` },
+        signal: abort.signal,
+      });
+      expect(res.status).to.equal(200);
+      const reader = res.body!.getReader();
+      await reader.read();
+      abort.abort();
+      const deadline = Date.now() + 5000;
+      const read = () => world.fake.media.partReads.find((r) => r.partId === Number(part.id));
+      while (!read()?.closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(read()).to.deep.include({ closed: true, finished: false });
+      world.fake.library.remove(big);
+      await world.sync();
+    });
+
     it('when the MP3 transcode is asked for, then the transcoder’s MP3 streams through', async () => {
       const id = await world.trackId(tracks[1]!);
       const res = await world.bytes(user.client, `/mediaserver/play/track/${id}/transcode.mp3`);

@@ -53,7 +53,15 @@ export const linkQueryRoutes = [
     access: 'admin',
     response: z.array(LinkView.extend({ username: z.string() })),
     handler: async ({ ctx }) => {
-      const rows = await ctx.db.selectFrom('mediaserver_links').selectAll().where('credential_id', 'is not', null).orderBy('username_key').execute();
+      // A deleted account's link is no longer anyone's: it is left out.
+      const rows = await ctx.db
+        .selectFrom('mediaserver_links as l')
+        .innerJoin('users as u', 'u.username_key', 'l.username_key')
+        .selectAll('l')
+        .where('l.credential_id', 'is not', null)
+        .where('u.deleted', '=', false)
+        .orderBy('l.username_key')
+        .execute();
       return rows.flatMap((row) => {
         const view = viewOf(row);
         return view ? [{ username: row.username, ...view }] : [];

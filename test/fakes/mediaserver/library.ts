@@ -36,6 +36,8 @@ export class FakeLibrary {
     { key: '5', type: 'artist', title: 'Music', uuid: '6248e967-8d45-4957-ba5e-ca85df9104b9', updatedAt: 1602211102 },
   ];
   readonly items = new Map<string, { section: string; item: Json }>();
+  /** Parent rating key → child rating keys: album children stay cheap in a library of 100,000 tracks. */
+  private readonly children = new Map<string, Set<string>>();
   private nextKey = 10_000;
   private clock = 1_700_000_000;
 
@@ -118,11 +120,34 @@ export class FakeLibrary {
     return ratingKey;
   }
 
+  /**
+   * A generated library: `artists` artists with `albumsPerArtist` albums of `tracksPerAlbum` tracks,
+   * every `lossyEvery`-th track an MP3 (0: none). Answers the album keys, for changing some later.
+   */
+  generate(shape: { artists: number; albumsPerArtist: number; tracksPerAlbum: number; lossyEvery?: number; section?: string }): string[] {
+    const albums: string[] = [];
+    let n = 0;
+    for (let a = 0; a < shape.artists; a++) {
+      const artist = this.addArtist(`Generated Artist ${a}`, shape.section);
+      for (let b = 0; b < shape.albumsPerArtist; b++) {
+        const album = this.addAlbum(artist, `Generated Album ${a}.${b}`, { year: 1970 + (b % 50) });
+        albums.push(album);
+        for (let t = 0; t < shape.tracksPerAlbum; t++) {
+          const lossy = shape.lossyEvery ? ++n % shape.lossyEvery === 0 : false;
+          this.addTrack(album, { title: `Generated Track ${a}.${b}.${t}`, index: t + 1, ...(lossy ? { codec: 'mp3', bitrate: 320 } : { codec: 'flac', bitDepth: 16 }) });
+        }
+      }
+    }
+    return albums;
+  }
+
   /** Changes an item's fields and marks it (and, for a track, its album) updated. */
   update(ratingKey: string, changes: Json): void {
     const entry = this.items.get(ratingKey);
     if (!entry) throw new Error(`no item ${ratingKey}`);
+    if (changes.parentRatingKey !== undefined && entry.item.parentRatingKey) this.children.get(String(entry.item.parentRatingKey))?.delete(ratingKey);
     entry.item = { ...entry.item, ...changes, updatedAt: this.tick() };
+    this.put(entry.section, entry.item);
     if (entry.item.type === 'track') this.touch(String(entry.item.parentRatingKey));
   }
 
@@ -131,6 +156,7 @@ export class FakeLibrary {
     for (const child of this.childrenOf(ratingKey)) this.remove(String(child.ratingKey));
     const entry = this.items.get(ratingKey);
     this.items.delete(ratingKey);
+    if (entry?.item.parentRatingKey) this.children.get(String(entry.item.parentRatingKey))?.delete(ratingKey);
     if (entry?.item.type === 'track') this.touch(String(entry.item.parentRatingKey));
   }
 
@@ -149,7 +175,7 @@ export class FakeLibrary {
   }
 
   childrenOf(ratingKey: string): Json[] {
-    const children = [...this.items.values()].map((e) => e.item).filter((i) => i.parentRatingKey === ratingKey);
+    const children = [...(this.children.get(ratingKey) ?? [])].map((key) => this.items.get(key)!.item);
     return children.sort((a, b) => Number(a.parentIndex ?? 0) - Number(b.parentIndex ?? 0) || Number(a.index ?? 0) - Number(b.index ?? 0));
   }
 
@@ -159,7 +185,13 @@ export class FakeLibrary {
   }
 
   private put(section: string, item: Json): void {
-    this.items.set(String(item.ratingKey), { section, item });
+    const key = String(item.ratingKey);
+    this.items.set(key, { section, item });
+    if (item.parentRatingKey) {
+      const siblings = this.children.get(String(item.parentRatingKey)) ?? new Set<string>();
+      siblings.add(key);
+      this.children.set(String(item.parentRatingKey), siblings);
+    }
   }
 
   private newKey(): number {

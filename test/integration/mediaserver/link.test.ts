@@ -171,6 +171,14 @@ describe('mediaserver: linking an account through a PIN', () => {
       expect((await client.get('/mediaserver/me')).body.link).to.equal(null);
     });
 
+    it('when their account is deleted, then they leave the linked users list', async () => {
+      const { username } = await linkedUser();
+      const admin = await signedInAdmin(app);
+      expect((await admin.delete(`/auth/users/${username}`)).status).to.equal(200);
+      const list = await admin.get('/mediaserver/admin/linked-users');
+      expect(list.body.map((u: { username: string }) => u.username)).not.to.include(username);
+    });
+
     it('when a viewer asks for the linked users, then 403', async () => {
       const { client } = await linkedUser();
       expect((await client.get('/mediaserver/admin/linked-users')).status).to.equal(403);

@@ -88,6 +88,23 @@ describe('mediaserver client against the fake', () => {
       }
     });
 
+    it('when a generated library is walked, then every track of every album arrives, in disc and track order', async () => {
+      const small = await startMediaserverFake({ fixtures: false });
+      try {
+        const albums = small.library.generate({ artists: 2, albumsPerArtist: 3, tracksPerAlbum: 4, lossyEvery: 5 });
+        const client = createServerClient({ baseUrl: small.url, token: small.adminToken, clientId: CLIENT_ID, pageSize: 4, retries: 0 });
+        let artists = 0;
+        for await (const page of client.sectionItems('5', 'artist')) artists += page.length;
+        expect(artists).to.equal(2);
+        const tracks = await Promise.all(albums.map((album) => client.children(album)));
+        expect(tracks.flat()).to.have.length(24);
+        expect(tracks[0]!.map((t) => t.index)).to.deep.equal([1, 2, 3, 4]);
+        expect(tracks.flat().filter((t) => t.Media[0]!.audioCodec === 'mp3')).to.have.length(4);
+      } finally {
+        await small.close();
+      }
+    });
+
     it('when an item is missing, then "nothing there" is told apart from a failure', async () => {
       expect(await rejection(server().children('999999'))).to.be.instanceOf(UpstreamNotFound);
       const down = createServerClient({ baseUrl: 'http://127.0.0.1:9', token: 't', clientId: CLIENT_ID, retries: 0 });

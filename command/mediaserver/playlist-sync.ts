@@ -7,19 +7,11 @@ import type { Item } from '../../infra/upstreams/mediaserver/schemas.ts';
 import { NotFound } from '../../shared/errors.ts';
 import type { MediaserverPlaylistEvent, PlaylistFacts, PlaylistItemFacts } from '../../shared/events/mediaserver-playlists.events.ts';
 import { mediaserverPlaylistsStream } from '../../shared/streams.ts';
+import { parsePlaylistId, playlistIdOf } from '../../shared/mediaserver-playlists.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 import { mediaserverLink } from './link.ts';
 
 const ITEMS_PER_EVENT = 500;
-
-export const playlistIdOf = (serverId: string, ratingKey: string) => `${serverId}::${ratingKey}`;
-
-/** `<server_id>::<rating_key>` → its parts; undefined for anything else. */
-export function parsePlaylistId(playlistId: string): { serverId: string; ratingKey: string } | undefined {
-  const at = playlistId.lastIndexOf('::');
-  if (at <= 0 || at + 2 >= playlistId.length) return undefined;
-  return { serverId: playlistId.slice(0, at), ratingKey: playlistId.slice(at + 2) };
-}
 
 export function playlistFactsOf(serverId: string, item: Item): PlaylistFacts {
   return {

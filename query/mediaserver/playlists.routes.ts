@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { mediaserverMedia } from '../../infra/upstreams/mediaserver/media.ts';
-import { parsePlaylistId } from '../../command/mediaserver/playlist-sync.ts';
+import { parsePlaylistId } from '../../shared/mediaserver-playlists.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 import { listPlaylists, ownPlaylist, PlaylistDetail, playlistDetail, PlaylistRow } from './playlists.queries.ts';

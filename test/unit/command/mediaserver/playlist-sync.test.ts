@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { parsePlaylistId, playlistFactsOf, playlistIdOf } from '../../../../command/mediaserver/playlist-sync.ts';
+import { playlistFactsOf } from '../../../../command/mediaserver/playlist-sync.ts';
+import { parsePlaylistId, playlistIdOf } from '../../../../shared/mediaserver-playlists.ts';
 import { Item } from '../../../../infra/upstreams/mediaserver/schemas.ts';
 
 describe('mediaserver playlist facts', () => {

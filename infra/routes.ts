@@ -5,12 +5,29 @@ import { canonicalRoutes } from '../query/canonical/canonical.routes.ts';
 import { refsRoutes } from '../command/canonical/refs.routes.ts';
 import { mergeRoutes } from '../command/canonical/merge.routes.ts';
 import { rebuildRoutes } from '../command/canonical/rebuild.routes.ts';
+import { migrateRoutes } from '../command/canonical/migrate.routes.ts';
 import { cancelTaskRoutes } from '../command/tasks/cancel.routes.ts';
+import { maintenanceRoutes } from '../query/canonical/maintenance.routes.ts';
+import { libraryRoutes } from '../query/library/library.routes.ts';
 import { taskHistoryRoutes } from '../query/tasks/task-history.routes.ts';
 import { meQueryRoutes } from '../query/me/favorites.routes.ts';
 import { meWriteRoutes } from '../command/me/me.routes.ts';
 import { commentQueryRoutes } from '../query/me/comments.routes.ts';
 import { commentWriteRoutes } from '../command/me/comments.routes.ts';
+import { linkRoutes as scrobblerLinkRoutes } from '../command/scrobbler/link.routes.ts';
+import { mirrorRoutes } from '../command/scrobbler/mirror.routes.ts';
+import { scrobblesQueryRoutes } from '../query/scrobbler/scrobbles.routes.ts';
+import { invalidScrobblesRoutes } from '../query/admin/invalid-scrobbles.routes.ts';
+import { adminScrobblesRoutes } from '../command/admin/scrobbles.routes.ts';
+import { proxyCatalogRoutes } from '../query/scrobbler/proxy-catalog.routes.ts';
+import { proxyChartsRoutes } from '../query/scrobbler/proxy-charts.routes.ts';
+import { userProxyRoutes } from '../query/scrobbler/proxy-users.routes.ts';
+import { meProxyRoutes } from '../query/scrobbler/proxy-me.routes.ts';
+import { proxyStatsRoutes } from '../query/scrobbler/proxy-stats.routes.ts';
+import { pickerRoutes } from '../query/scrobbler/picker.routes.ts';
+import { liveWriteRoutes } from '../command/scrobbler/live-writes.routes.ts';
+import { dashboardRoutes } from '../query/scrobbler/dashboard.routes.ts';
+import { statsRoutes } from '../query/me/stats.routes.ts';
 import { linkCommandRoutes } from '../command/mediaserver/link.routes.ts';
 import { linkQueryRoutes } from '../query/mediaserver/link.routes.ts';
 import { libraryCommandRoutes } from '../command/mediaserver/library.routes.ts';
@@ -38,6 +55,23 @@ export const routes: Route[] = [
   ...meWriteRoutes,
   ...commentQueryRoutes,
   ...commentWriteRoutes,
+  ...scrobblerLinkRoutes,
+  ...scrobblesQueryRoutes,
+  ...mirrorRoutes,
+  ...invalidScrobblesRoutes,
+  ...adminScrobblesRoutes,
+  ...proxyCatalogRoutes,
+  ...proxyChartsRoutes,
+  ...userProxyRoutes,
+  ...meProxyRoutes,
+  ...proxyStatsRoutes,
+  ...pickerRoutes,
+  ...liveWriteRoutes,
+  ...migrateRoutes,
+  ...libraryRoutes,
+  ...maintenanceRoutes,
+  ...dashboardRoutes,
+  ...statsRoutes,
   ...linkQueryRoutes,
   ...linkCommandRoutes,
   ...libraryCommandRoutes,

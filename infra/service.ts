@@ -53,12 +53,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const activity = new RequestActivity();
   const projections = roles.has('projector') ? new ProjectionRunner(db, store, projectors, runnerOptions(database.engine, activity)) : undefined;
   const tasks = new TaskRunner(store, bus, db);
-  let context: AppContext | undefined;
-  const contextOf = () => {
-    if (!context) throw new Error('the service context is not built yet');
-    return context;
-  };
-  for (const definition of taskDefinitions({ projections, context: contextOf })) tasks.register(definition);
+  for (const definition of taskDefinitions({ projections, context: () => ctx })) tasks.register(definition);
   const secrets = loadSecrets(config);
   const auth = createAuthServices(db, secrets, { projectsUsers: Boolean(projections), scryptN: config.PASSWORD_SCRYPT_N });
   projections?.onApplied((projector, events) => {
@@ -83,7 +78,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
       );
     },
   };
-  context = ctx;
   const app = createApp(ctx, routes, activity);
   let server: Server | undefined;
   let stopMaintenance = () => {};

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Evidence, EntityEvent, Facts, Kind, Source } from '../../shared/events/canonical.events.ts';
 import { Conflict, NotFound } from '../../shared/errors.ts';
 import { assertNever } from '../../shared/never.ts';
+import { stableJson } from '../../shared/canonical/doc-facts.ts';
 
 type EvidenceT = z.infer<typeof Evidence>;
 const refKey = (source: string, externalId: string) => `${source}\u0000${externalId}`;
@@ -31,7 +32,7 @@ export function evolve(state: EntityState, event: EntityEvent): EntityState {
       return { ...state, refs };
     }
     case 'FactsObserved': {
-      const facts = new Map(state.facts).set(refKey(event.data.source, event.data.external_id), JSON.stringify(event.data.facts));
+      const facts = new Map(state.facts).set(refKey(event.data.source, event.data.external_id), stableJson(event.data.facts));
       return { ...state, facts };
     }
     case 'EntityAbsorbed': {
@@ -76,7 +77,8 @@ export function decide(state: EntityState, command: EntityCommand): EntityEvent[
       if (!state.refs.has(key)) throw new NotFound(`${command.source} ref ${command.externalId} is not linked to ${kind} ${id}`);
       return [{ type: 'RefUnlinked', data: { kind, id, source: command.source, external_id: command.externalId, at } }];
     case 'ObserveFacts':
-      return state.facts.get(key) === JSON.stringify(command.facts)
+      // Stored facts come back from the log in another key order (schema parsing, jsonb): compare them by content.
+      return state.facts.get(key) === stableJson(command.facts)
         ? []
         : [{ type: 'FactsObserved', data: { kind, id, source: command.source, external_id: command.externalId, facts: command.facts, at } }];
     case 'MergeInto':

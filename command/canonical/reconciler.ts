@@ -1,9 +1,10 @@
 import type { AppContext } from '../../infra/context.ts';
-import type { Evidence, Facts, Kind, Source } from '../../shared/events/canonical.events.ts';
-import { foldName } from '../../shared/names.ts';
-import type { z } from 'zod';
-import { canonicalCommands } from './canonical-commands.ts';
-import { RefOwned } from './ref-claim.ts';
+import { WrongExpectedVersionError } from '../../infra/eventstore/event-store.ts';
+import { Conflict } from '../../shared/errors.ts';
+import { pollForPosition } from '../../infra/projections/wait-for-position.ts';
+import type { Facts, Kind, Source } from '../../shared/events/canonical.events.ts';
+import { ReconcileBatch } from './reconcile-batch.ts';
+import { ReconcileView } from './reconcile-view.ts';
 
 /** What a source saw: one artist, album or track with its normalized facts, and what it belongs to. */
 export interface Observation {
@@ -17,87 +18,75 @@ export interface Observation {
   album?: Observation;
 }
 
-type EvidenceT = z.infer<typeof Evidence>;
-
-interface Candidate {
-  id: string;
-  isrc: string | null;
-  upc: string | null;
-  mbid: string | null;
-}
-
-const EXACT: Record<Kind, ('isrc' | 'upc' | 'mbid')[]> = { artist: ['mbid'], album: ['upc', 'mbid'], track: ['isrc', 'mbid'] };
-
-/** Another exact identifier on both sides that differs: never join these by name. */
-function conflicts(candidate: Candidate, facts: Facts): boolean {
-  return (['isrc', 'upc', 'mbid'] as const).some((key) => candidate[key] && facts[key] && candidate[key] !== facts[key]);
-}
-
+const ATTEMPTS = 3;
 let queue: Promise<unknown> = Promise.resolve();
+
+/** Runs reconciliations one at a time in a process: name keys are not claims, so two concurrent observations of one new name would otherwise mint two entities. */
+function serialized<T>(work: () => Promise<T>): Promise<T> {
+  const run = queue.then(work);
+  queue = run.catch(() => undefined);
+  return run;
+}
 
 /**
  * The one entry point every source calls. Matching order: a ref already claimed; then exact
  * identifiers (ISRC for tracks, UPC for albums, metabase ids for all); then the folded name key
  * (artist name, or album/track title under its artist) where no exact identifier conflicts;
  * otherwise a new entity. The rule that fired is recorded with the link.
- *
- * Observations run one at a time in a process: name keys are not claims, so two concurrent
- * observations of one new name would otherwise mint two entities.
  */
-export function reconcile(ctx: AppContext, observation: Observation, actor: string | null = null): Promise<string> {
-  const run = queue.then(() => reconcileNow(ctx, observation, actor));
-  queue = run.catch(() => undefined);
-  return run;
+export async function reconcile(ctx: AppContext, observation: Observation, actor: string | null = null): Promise<string> {
+  return (await reconcileMany(ctx, [observation], actor))[0]!;
 }
 
-async function reconcileNow(ctx: AppContext, obs: Observation, actor: string | null): Promise<string> {
-  const commands = canonicalCommands(ctx, actor);
-  const facts: Facts & { name: string } = { ...obs.facts };
-  if (obs.artist) {
-    facts.artist_id = await reconcileNow(ctx, obs.artist, actor);
-    facts.artist_name ??= obs.artist.facts.name;
-  }
-  if (obs.album) {
-    facts.album_id = await reconcileNow(ctx, obs.album, actor);
-    facts.album_title ??= obs.album.facts.name;
-  }
-  const ref = { source: obs.source, external_id: obs.external_id };
-  for (let attempt = 0; ; attempt++) {
-    const owner = await commands.owner(obs.kind, ref);
-    let id: string;
-    if (owner) {
-      id = await commands.finalId(obs.kind, owner);
-    } else {
-      const match = await findMatch(ctx, obs.kind, facts);
-      id = match?.id ?? (await commands.register(obs.kind)).id;
+/**
+ * Reconciles a batch with the same rules and evidence as one `reconcile` after another, in a few
+ * reads, one append and one settle: observations later in the batch match what earlier ones
+ * created. Returns the canonical id of each observation, in order. Callers pass a few hundred to
+ * a few thousand observations at a time (the batch is one transaction on the Postgres store).
+ */
+export function reconcileMany(ctx: AppContext, observations: Observation[], actor: string | null = null): Promise<string[]> {
+  if (observations.length === 0) return Promise.resolve([]);
+  return serialized(async () => {
+    for (let attempt = 1; ; attempt++) {
       try {
-        await commands.link(obs.kind, id, ref, match?.evidence ?? { rule: 'new_entity', value: null });
+        return await runBatch(ctx, observations, actor, attempt === 1);
       } catch (error) {
-        if (error instanceof RefOwned && attempt < 3) continue;
-        throw error;
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+        // Another writer changed a stream the batch read: read again; past a few tries, go one by one.
+        if (attempt >= ATTEMPTS) return oneByOne(ctx, observations, actor);
       }
     }
-    const result = await commands.observe(obs.kind, id, ref, facts);
-    await ctx.settle(result?.position ?? (await ctx.store.headPosition()));
-    return id;
-  }
+  });
 }
 
-async function findMatch(ctx: AppContext, kind: Kind, facts: Facts & { name: string }): Promise<{ id: string; evidence: EvidenceT } | undefined> {
-  const live = ctx.db.selectFrom('canonical_docs').select(['id', 'isrc', 'upc', 'mbid']).where('kind', '=', kind).where('tombstoned', '=', false);
-  for (const key of EXACT[kind]) {
-    const value = facts[key];
-    if (!value) continue;
-    const hit = await live.where(key, '=', value).orderBy('created_at').executeTakeFirst();
-    if (hit) return { id: hit.id, evidence: { rule: key, value } };
+/** How long a batch waits for the read models to include every write before it (a long catch-up, a slow machine). */
+const CATCH_UP_MS = 120_000;
+
+async function runBatch(ctx: AppContext, observations: Observation[], actor: string | null, trustReadModel: boolean): Promise<string[]> {
+  // The view starts from the read model: matching on a stale one would mint duplicates, so wait for it (not just settle's bounded wait).
+  const head = await ctx.store.headPosition();
+  const caughtUp = ctx.projections ? await ctx.projections.waiters.waitFor(head, CATCH_UP_MS) : await pollForPosition(ctx.db, head, CATCH_UP_MS);
+  if (!caughtUp) throw new Conflict('the canonical read models are behind the log; try again later');
+  const batch = new ReconcileBatch(ctx, actor, await ReconcileView.load(ctx.db, observations), trustReadModel);
+  const ids: string[] = [];
+  for (const observation of observations) ids.push(await batch.reconcile(observation));
+  const result = await batch.flush();
+  await ctx.settle(result?.position);
+  return ids;
+}
+
+async function oneByOne(ctx: AppContext, observations: Observation[], actor: string | null): Promise<string[]> {
+  const ids: string[] = [];
+  for (const observation of observations) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        ids.push(...(await runBatch(ctx, [observation], actor, false)));
+        break;
+      } catch (error) {
+        if (!(error instanceof WrongExpectedVersionError)) throw error;
+        if (attempt >= ATTEMPTS) throw new Conflict('the canonical layer kept changing under this observation, try again');
+      }
+    }
   }
-  const folded = foldName(facts.name);
-  let byName = live.where('name_folded', '=', folded);
-  if (kind !== 'artist') {
-    if (!facts.artist_id) return undefined;
-    byName = byName.where('artist_id', '=', facts.artist_id);
-  }
-  const candidates = await byName.orderBy('created_at').execute();
-  const hit = candidates.find((c) => !conflicts(c, facts));
-  return hit ? { id: hit.id, evidence: { rule: 'name_key', value: folded } } : undefined;
+  return ids;
 }

@@ -1,20 +1,16 @@
-import type { Kind } from '../../shared/events/canonical.events.ts';
+import { registerRekeyer, type Rekeyer } from '../canonical/migrate-rekeyers.ts';
 
 /**
- * Where personal data holds canonical ids, for tools that re-key user data onto the end of merge
- * chains (`POST /admin/canonical/migrate`). The `me` projectors already re-key these columns when
- * they see `EntityMergedInto`, and readers resolve chains again, so re-keying is idempotent.
- * Nothing unique rests on these columns: a plain UPDATE never collides (rows of one user that meet
- * on the same id are grouped by readers). `kind` is fixed, or read from `kindColumn`.
+ * Where personal data holds canonical ids, for `POST /admin/canonical/migrate`. The `me` projectors
+ * already re-key these columns when they see `EntityMergedInto` and readers resolve chains again,
+ * so this only repairs rows projected before a merge was known. Nothing unique rests on these
+ * columns, and rows are kept when their id is unknown: they are rebuilt from the log, where a
+ * note on an id the canonical layer never knew is legitimate.
  */
-export interface RekeyTarget {
-  table: 'favorites' | 'album_collection' | 'comments';
-  idColumn: 'canonical_id';
-  kind: Kind | { kindColumn: 'kind' };
-}
-
-export const meRekeyTargets: readonly RekeyTarget[] = [
-  { table: 'favorites', idColumn: 'canonical_id', kind: { kindColumn: 'kind' } },
-  { table: 'album_collection', idColumn: 'canonical_id', kind: 'album' },
-  { table: 'comments', idColumn: 'canonical_id', kind: { kindColumn: 'kind' } },
+export const meRekeyers: Rekeyer[] = [
+  { table: 'favorites', columns: [{ column: 'canonical_id', kind: { column: 'kind' } }], unresolvable: 'keep' },
+  { table: 'album_collection', columns: [{ column: 'canonical_id', kind: 'album' }], unresolvable: 'keep' },
+  { table: 'comments', columns: [{ column: 'canonical_id', kind: { column: 'kind' } }], unresolvable: 'keep' },
 ];
+
+for (const rekeyer of meRekeyers) registerRekeyer(rekeyer);

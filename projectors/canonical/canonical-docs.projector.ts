@@ -1,15 +1,11 @@
-import { type Transaction, sql } from 'kysely';
+import type { Transaction } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
-import { type Projector, type StoredEvent, oneByOne } from '../../infra/projections/projector.ts';
-import { composeDoc } from '../../shared/canonical/compose-doc.ts';
-import type { EntityEvent, Facts, Source } from '../../shared/events/canonical.events.ts';
-import { SOURCES } from '../../shared/events/canonical.events.ts';
+import type { Projector, StoredEvent } from '../../infra/projections/projector.ts';
+import { type RefFacts, composeFromFacts, factsKey as refKey } from '../../shared/canonical/doc-facts.ts';
+import type { EntityEvent } from '../../shared/events/canonical.events.ts';
+import { docColumns, noSources } from './canonical-docs.columns.ts';
+import { type RunEvent, applyRun } from './canonical-docs.runs.ts';
 import { assertNever } from '../../shared/never.ts';
-
-// Source names hold no '|', so the first one splits a key (jsonb keys cannot hold \u0000).
-const refKey = (source: string, externalId: string) => `${source}|${externalId}`;
-const sourceOf = (key: string) => key.slice(0, key.indexOf('|')) as Source;
-const noSources = () => Object.fromEntries(SOURCES.map((s) => [s, false]));
 
 /** canonical_docs: each entity's doc, composed from what every linked ref reported. */
 export const canonicalDocsProjector: Projector = {
@@ -17,34 +13,29 @@ export const canonicalDocsProjector: Projector = {
   version: 1,
   handles: ['EntityRegistered', 'RefLinked', 'RefUnlinked', 'FactsObserved', 'EntityAbsorbed', 'EntityMergedInto'],
   tables: ['canonical_docs'],
-  apply: oneByOne<EntityEvent>(applyOne),
+  apply: applyBatch,
 };
 
-async function applyOne(trx: Transaction<Database>, event: StoredEvent & EntityEvent): Promise<void> {
+/** Runs of single-doc events go through applyRun; merges, which touch other rows, one at a time between runs. */
+async function applyBatch(trx: Transaction<Database>, events: StoredEvent[]): Promise<void> {
+  let run: RunEvent[] = [];
+  for (const event of events as (StoredEvent & EntityEvent)[]) {
+    if (event.type === 'EntityMergedInto' || event.type === 'EntityAbsorbed') {
+      if (run.length > 0) await applyRun(trx, run);
+      run = [];
+      await applyMerge(trx, event);
+    } else {
+      run.push(event as RunEvent);
+    }
+  }
+  if (run.length > 0) await applyRun(trx, run);
+}
+
+type MergeEvent = StoredEvent & Extract<EntityEvent, { type: 'EntityAbsorbed' | 'EntityMergedInto' }>;
+
+async function applyMerge(trx: Transaction<Database>, event: MergeEvent): Promise<void> {
   const { id, kind, at } = event.data;
   switch (event.type) {
-    case 'EntityRegistered':
-      await trx
-        .insertInto('canonical_docs')
-        .values({
-          id, kind, name: null, name_folded: null, artist_id: null, artist_name: null, album_id: null, album_title: null, disc: null,
-          track_number: null, isrc: null, upc: null, mbid: null, year: null, cover_url: null, genres: '[]', tags: '[]', duration_ms: null,
-          preview_url: null, catalog_id: null, primary_type: null, secondary_types: '[]', audio_quality: 'null',
-          sources: JSON.stringify(noSources()), source_count: 0, facts: '{}', merged_into: null, tombstoned: false,
-          created_at: new Date(at), updated_at: new Date(at),
-        })
-        .onConflict((oc) => oc.column('id').doNothing())
-        .execute();
-      return;
-    case 'RefLinked':
-      return recompose(trx, id, at, (facts) => ({ [refKey(event.data.source, event.data.external_id)]: {}, ...facts }));
-    case 'RefUnlinked':
-      return recompose(trx, id, at, (facts) => {
-        const { [refKey(event.data.source, event.data.external_id)]: _, ...rest } = facts;
-        return rest;
-      });
-    case 'FactsObserved':
-      return recompose(trx, id, at, (facts) => ({ ...facts, [refKey(event.data.source, event.data.external_id)]: event.data.facts }));
     case 'EntityAbsorbed': {
       const source = await trx.selectFrom('canonical_docs').select('facts').where('id', '=', event.data.source_id).executeTakeFirst();
       const moved = Object.fromEntries(event.data.refs.map((r) => [refKey(r.source, r.external_id), source?.facts[refKey(r.source, r.external_id)] ?? {}]));
@@ -68,43 +59,9 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & EntityE
   }
 }
 
-async function recompose(trx: Transaction<Database>, id: string, at: string, change: (facts: Record<string, Facts>) => Record<string, Facts>): Promise<void> {
+async function recompose(trx: Transaction<Database>, id: string, at: string, change: (facts: RefFacts) => RefFacts): Promise<void> {
   const row = await trx.selectFrom('canonical_docs').select(['facts', 'tombstoned']).where('id', '=', id).executeTakeFirst();
   if (!row || row.tombstoned) return;
-  const facts = change(row.facts as Record<string, Facts>);
-  const doc = composeDoc(
-    Object.entries(facts).map(([key, f]) => ({ source: sourceOf(key), facts: f })),
-    Object.keys(facts).map(sourceOf),
-  );
-  await trx
-    .updateTable('canonical_docs')
-    .set({
-      name: doc.name ?? null,
-      name_folded: doc.name_folded,
-      artist_id: doc.artist_id ? sql<string>`coalesce((select d.merged_into from canonical_docs d where d.id = ${doc.artist_id}), ${doc.artist_id})` : null,
-      artist_name: doc.artist_name ?? null,
-      album_id: doc.album_id ? sql<string>`coalesce((select d.merged_into from canonical_docs d where d.id = ${doc.album_id}), ${doc.album_id})` : null,
-      album_title: doc.album_title ?? null,
-      disc: doc.disc ?? null,
-      track_number: doc.track_number ?? null,
-      isrc: doc.isrc ?? null,
-      upc: doc.upc ?? null,
-      mbid: doc.mbid ?? null,
-      year: doc.year ?? null,
-      cover_url: doc.cover_url ?? null,
-      genres: JSON.stringify(doc.genres),
-      tags: JSON.stringify(doc.tags),
-      duration_ms: doc.duration_ms ?? null,
-      preview_url: doc.preview_url ?? null,
-      catalog_id: doc.catalog_id ?? null,
-      primary_type: doc.primary_type ?? null,
-      secondary_types: JSON.stringify(doc.secondary_types),
-      audio_quality: JSON.stringify(doc.audio_quality ?? null),
-      sources: JSON.stringify(doc.sources),
-      source_count: doc.source_count,
-      facts: JSON.stringify(facts),
-      updated_at: new Date(at),
-    })
-    .where('id', '=', id)
-    .execute();
+  const facts = change(row.facts as RefFacts);
+  await trx.updateTable('canonical_docs').set({ ...docColumns(composeFromFacts(facts), facts), updated_at: new Date(at) }).where('id', '=', id).execute();
 }

@@ -45,7 +45,16 @@ export const CanonicalDoc = z.object({
 });
 export type CanonicalDoc = z.infer<typeof CanonicalDoc>;
 
-export function toDoc(row: Selectable<CanonicalDocsTable>, refs: { source: string; external_id: string }[]): CanonicalDoc {
+/** Every column a doc is rendered from: all but the per-ref facts, which can be large. */
+export const LIST_COLUMNS = [
+  'id', 'kind', 'name', 'name_folded', 'artist_id', 'artist_name', 'album_id', 'album_title', 'disc', 'track_number', 'isrc', 'upc', 'mbid',
+  'year', 'cover_url', 'genres', 'tags', 'duration_ms', 'preview_url', 'catalog_id', 'primary_type', 'secondary_types', 'audio_quality',
+  'sources', 'source_count', 'merged_into', 'tombstoned', 'created_at', 'updated_at',
+] as const;
+
+export type DocRow = Omit<Selectable<CanonicalDocsTable>, 'facts'>;
+
+export function toDoc(row: DocRow, refs: { source: string; external_id: string }[]): CanonicalDoc {
   const named = row.kind === 'artist' ? { name: row.name, name_folded: row.name_folded, picture: row.cover_url } : { title: row.name, title_folded: row.name_folded };
   return {
     id: row.id,
@@ -102,7 +111,7 @@ export async function findDoc(db: Kysely<Database>, kind: Kind, id: string): Pro
   return toDoc(row, (await refsOf(db, [row.id])).get(row.id) ?? []);
 }
 
-export async function docsFor(db: Kysely<Database>, rows: Selectable<CanonicalDocsTable>[]): Promise<CanonicalDoc[]> {
+export async function docsFor(db: Kysely<Database>, rows: DocRow[]): Promise<CanonicalDoc[]> {
   const refs = await refsOf(db, rows.map((r) => r.id));
   return rows.map((r) => toDoc(r, refs.get(r.id) ?? []));
 }

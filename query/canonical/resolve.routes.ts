@@ -7,6 +7,7 @@ import { NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { CanonicalDoc, entityByRef, findDoc } from './canonical.queries.ts';
 import { mediaserverExternalId } from '../../shared/canonical/external-ids.ts';
+import { reconcileFromScrobbler } from '../../command/scrobbler/resolve-scrobbler.ts';
 
 const PLURAL: Record<Kind, string> = { artist: 'artists', album: 'albums', track: 'tracks' };
 
@@ -53,15 +54,17 @@ export function resolveRoutes(kind: Kind) {
       tag: 'canonical',
       summary: `Resolve a ${kind} by an external ref or identifier`,
       description:
-        'Signals are tried exact refs first. When `catalog` is given and no canonical owns it, the entity is fetched from the catalog provider (cached), reconciled (an album brings its tracks and artist), then resolved. 404 when nothing resolves or the catalog has no such id.',
+        'Signals are tried exact refs first. When `catalog` is given and no canonical owns it, the entity is fetched from the catalog provider (cached), reconciled (an album brings its tracks and artist), then resolved. A `scrobbler` id (`<artist>::<title>` for albums and tracks) unknown here is fetched from the scrobbler and reconciled, then resolved. 404 when nothing resolves or the upstream has no such id.',
       access: 'user',
       query: ResolveQuery,
       response: CanonicalDoc,
-      errors: { 404: 'Nothing resolves', 502: 'The catalog provider failed' },
+      errors: { 404: 'Nothing resolves', 502: 'The catalog provider or the scrobbler failed' },
       handler: async ({ ctx, query, user }) => {
         let id = await resolveLocal(ctx, kind, query);
         if (!id && query.catalog) id = await seedFromCatalog(ctx, kind, query.catalog, user.username);
-        if (!id && kind === 'artist' && query.scrobbler) id = await mintScrobblerArtist(ctx, query.scrobbler, user.username);
+        if (!id && query.scrobbler) {
+          id = kind === 'artist' ? await mintScrobblerArtist(ctx, query.scrobbler, user.username) : await reconcileFromScrobbler(ctx, kind, query.scrobbler, user.username);
+        }
         const doc = id ? await findDoc(ctx.db, kind, id) : undefined;
         if (!doc) throw new NotFound(`No ${kind} resolves from the given parameters`);
         return doc;

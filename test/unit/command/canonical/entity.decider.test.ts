@@ -48,6 +48,16 @@ describe('entity decider', () => {
     given(registered, linked, observed).when({ type: 'ObserveFacts', source: 'catalog', externalId: '1', facts: { name: 'ABBA' } }).then([]);
   });
 
+  it('compares facts by content: the log gives them back in another key order', () => {
+    const facts = { name: 'ABBA', year: 1972, audio_quality: { codec: 'flac', bit_depth: 16, lossless: true } };
+    const stored: EntityEvent = { type: 'FactsObserved', data: { kind: 'artist', id: 'A', source: 'catalog', external_id: '1', facts, at } };
+    const reordered = { audio_quality: { lossless: true, bit_depth: 16, codec: 'flac' }, year: 1972, name: 'ABBA', cover_url: undefined };
+    given(registered, linked, stored).when({ type: 'ObserveFacts', source: 'catalog', externalId: '1', facts: reordered }).then([]);
+    given(registered, linked, stored).when({ type: 'ObserveFacts', source: 'catalog', externalId: '1', facts: { ...reordered, year: 1973 } }).then([
+      { type: 'FactsObserved', data: { kind: 'artist', id: 'A', source: 'catalog', external_id: '1', facts: { ...reordered, year: 1973 }, at } },
+    ]);
+  });
+
   it('refuses a merge into itself, and any change to a merged-away entity', () => {
     given(registered).when({ type: 'MergeInto', targetId: 'A' }).then(Conflict);
     const merged: EntityEvent = { type: 'EntityMergedInto', data: { kind: 'artist', id: 'A', target_id: 'B', at } };

@@ -1,0 +1,45 @@
+import { sql } from 'kysely';
+import type { ComposedDoc } from '../../shared/canonical/compose-doc.ts';
+import type { RefFacts } from '../../shared/canonical/doc-facts.ts';
+import { SOURCES } from '../../shared/events/canonical.events.ts';
+
+export const noSources = () => Object.fromEntries(SOURCES.map((s) => [s, false]));
+
+/** A doc that points at the end of its artist's or album's merge chain, as the read model collapses chains. */
+const chainEnd = (id: string | undefined) => (id ? sql<string>`coalesce((select d.merged_into from canonical_docs d where d.id = ${id}), ${id})` : null);
+
+/** The columns a composed doc writes (everything but identity, tombstone and timestamps). */
+export function docColumns(doc: ComposedDoc, facts: RefFacts) {
+  return {
+    name: doc.name ?? null,
+    name_folded: doc.name_folded,
+    artist_id: chainEnd(doc.artist_id),
+    artist_name: doc.artist_name ?? null,
+    album_id: chainEnd(doc.album_id),
+    album_title: doc.album_title ?? null,
+    disc: doc.disc ?? null,
+    track_number: doc.track_number ?? null,
+    isrc: doc.isrc ?? null,
+    upc: doc.upc ?? null,
+    mbid: doc.mbid ?? null,
+    year: doc.year ?? null,
+    cover_url: doc.cover_url ?? null,
+    genres: JSON.stringify(doc.genres),
+    tags: JSON.stringify(doc.tags),
+    duration_ms: doc.duration_ms ?? null,
+    preview_url: doc.preview_url ?? null,
+    catalog_id: doc.catalog_id ?? null,
+    primary_type: doc.primary_type ?? null,
+    secondary_types: JSON.stringify(doc.secondary_types),
+    audio_quality: JSON.stringify(doc.audio_quality ?? null),
+    sources: JSON.stringify(doc.sources),
+    source_count: doc.source_count,
+    facts: JSON.stringify(facts),
+  };
+}
+
+export const DOC_COLUMNS = Object.keys(docColumns(composeEmpty(), {})) as (keyof ReturnType<typeof docColumns>)[];
+
+function composeEmpty(): ComposedDoc {
+  return { name_folded: null, genres: [], tags: [], secondary_types: [], sources: noSources() as ComposedDoc['sources'], source_count: 0 };
+}

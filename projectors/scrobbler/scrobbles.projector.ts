@@ -1,0 +1,115 @@
+import { type Transaction, sql } from 'kysely';
+import type { Database } from '../../infra/db/database.ts';
+import type { Projector, StoredEvent } from '../../infra/projections/projector.ts';
+import type { ScrobbleEvent } from '../../shared/events/scrobbles.events.ts';
+import type { UserEvent } from '../../shared/events/users.events.ts';
+import { assertNever } from '../../shared/never.ts';
+import { classifyScrobble } from '../../shared/scrobbles/invalid.ts';
+import { usernameKey } from '../../shared/usernames.ts';
+
+type Imported = Extract<ScrobbleEvent, { type: 'ScrobblesImported' }>['data'];
+type Deleted = Extract<ScrobbleEvent, { type: 'ScrobblesDeleted' }>['data'];
+type Handled = ScrobbleEvent | Extract<UserEvent, { type: 'UserDeleted' }>;
+
+/**
+ * scrobbles: one row per mirrored scrobble (the recent-tracks listing, ownership checks, invalid
+ * buckets); scrobble_mirror: per user and account, the counts listings show (kept here so that no
+ * request counts a million rows) and when the mirror was last refreshed. Inserts skip known ids and
+ * counts follow the rows actually written or removed, so applying an event twice changes nothing.
+ */
+export const scrobblesProjector: Projector = {
+  name: 'scrobbles',
+  version: 1,
+  handles: ['ScrobblesImported', 'ScrobbleCanonicalLinked', 'ScrobblesDeleted', 'UserDeleted'],
+  tables: ['scrobbles', 'scrobble_mirror'],
+  async apply(trx, events) {
+    for (const event of events as (StoredEvent & Handled)[]) await applyOne(trx, event);
+  },
+};
+
+async function applyOne(trx: Transaction<Database>, event: StoredEvent & Handled): Promise<void> {
+  switch (event.type) {
+    case 'UserDeleted': {
+      // A deleted account's listening goes with it; a namesake registered later starts empty.
+      const key = usernameKey(event.data.username);
+      await trx.deleteFrom('scrobbles').where('username_key', '=', key).execute();
+      await trx.deleteFrom('scrobble_mirror').where('username_key', '=', key).execute();
+      return;
+    }
+    case 'ScrobblesImported':
+      return imported(trx, event.data);
+    case 'ScrobbleCanonicalLinked': {
+      const { scrobble_id, canonical_artist_id, canonical_album_id, canonical_track_id } = event.data;
+      await trx.updateTable('scrobbles').set({ canonical_artist_id, canonical_album_id, canonical_track_id }).where('scrobble_id', '=', scrobble_id).execute();
+      return;
+    }
+    case 'ScrobblesDeleted':
+      return deleted(trx, event.data);
+    default:
+      assertNever(event);
+  }
+}
+
+async function imported(trx: Transaction<Database>, data: Imported): Promise<void> {
+  const key = usernameKey(data.username);
+  const at = new Date(data.at);
+  let written: { uts: string | number; invalid_kind: string | null }[] = [];
+  if (data.scrobbles.length > 0) {
+    const rows = data.scrobbles.map((s) => ({
+      ...s,
+      username_key: key,
+      scrobbler_username: data.scrobbler_username,
+      invalid_kind: classifyScrobble(s.uts, at.getTime()),
+      imported_at: at,
+    }));
+    written = await trx.insertInto('scrobbles').values(rows).onConflict((oc) => oc.column('scrobble_id').doNothing()).returning(['uts', 'invalid_kind']).execute();
+  }
+  const valid = written.filter((r) => r.invalid_kind === null).map((r) => Number(r.uts));
+  const newest = valid.length ? Math.max(...valid) : null;
+  const oldest = valid.length ? Math.min(...valid) : null;
+  const refreshed = data.task_id === null ? at : null;
+  await trx
+    .insertInto('scrobble_mirror')
+    .values({
+      username_key: key,
+      scrobbler_username: data.scrobbler_username,
+      scrobble_count: written.length,
+      valid_count: valid.length,
+      newest_uts: newest,
+      oldest_uts: oldest,
+      last_imported_at: at,
+      last_refreshed_at: refreshed,
+    })
+    .onConflict((oc) =>
+      oc.columns(['username_key', 'scrobbler_username']).doUpdateSet({
+        scrobble_count: sql`scrobble_mirror.scrobble_count + ${written.length}`,
+        valid_count: sql`scrobble_mirror.valid_count + ${valid.length}`,
+        newest_uts: sql`greatest(scrobble_mirror.newest_uts, excluded.newest_uts)`,
+        oldest_uts: sql`least(scrobble_mirror.oldest_uts, excluded.oldest_uts)`,
+        last_imported_at: at,
+        last_refreshed_at: sql`coalesce(excluded.last_refreshed_at, scrobble_mirror.last_refreshed_at)`,
+      }),
+    )
+    .execute();
+}
+
+async function deleted(trx: Transaction<Database>, data: Deleted): Promise<void> {
+  if (data.scrobble_ids.length === 0) return;
+  const key = usernameKey(data.username);
+  const removed = await trx.deleteFrom('scrobbles').where('username_key', '=', key).where('scrobble_id', 'in', data.scrobble_ids).returning(['scrobbler_username', 'invalid_kind']).execute();
+  const byAccount = new Map<string, { all: number; valid: number }>();
+  for (const r of removed) {
+    const counts = byAccount.get(r.scrobbler_username) ?? { all: 0, valid: 0 };
+    counts.all++;
+    if (r.invalid_kind === null) counts.valid++;
+    byAccount.set(r.scrobbler_username, counts);
+  }
+  for (const [account, counts] of byAccount) {
+    await trx
+      .updateTable('scrobble_mirror')
+      .set({ scrobble_count: sql`scrobble_count - ${counts.all}`, valid_count: sql`valid_count - ${counts.valid}` })
+      .where('username_key', '=', key)
+      .where('scrobbler_username', '=', account)
+      .execute();
+  }
+}

@@ -1,0 +1,88 @@
+import { type Kysely, type Selectable, sql } from 'kysely';
+import { z } from 'zod';
+import type { Database } from '../../infra/db/database.ts';
+import type { ScrobblesTable } from '../../projectors/scrobbler/scrobbles.table.ts';
+import { offsetOf } from '../../shared/paging.ts';
+import { toTaskRecord } from '../tasks/task-history.queries.ts';
+
+export const ScrobbleRecord = z.object({
+  scrobble_id: z.string(),
+  scrobbler_username: z.string(),
+  uts: z.number().int(),
+  played_at: z.string(),
+  artist: z.string(),
+  album: z.string().nullable(),
+  track: z.string(),
+  artist_mbid: z.string().nullable(),
+  album_mbid: z.string().nullable(),
+  track_mbid: z.string().nullable(),
+  canonical_artist_id: z.string().nullable(),
+  canonical_album_id: z.string().nullable(),
+  canonical_track_id: z.string().nullable(),
+  invalid_kind: z.string().nullable(),
+});
+export type ScrobbleRecord = z.infer<typeof ScrobbleRecord>;
+
+export function toScrobbleRecord(row: Selectable<ScrobblesTable>): ScrobbleRecord {
+  const uts = Number(row.uts);
+  return {
+    scrobble_id: row.scrobble_id,
+    scrobbler_username: row.scrobbler_username,
+    uts,
+    played_at: new Date(uts * 1000).toISOString(),
+    artist: row.artist,
+    album: row.album,
+    track: row.track,
+    artist_mbid: row.artist_mbid,
+    album_mbid: row.album_mbid,
+    track_mbid: row.track_mbid,
+    canonical_artist_id: row.canonical_artist_id,
+    canonical_album_id: row.canonical_album_id,
+    canonical_track_id: row.canonical_track_id,
+    invalid_kind: row.invalid_kind,
+  };
+}
+
+/**
+ * The user's mirrored scrobbles of their linked account, newest first. Impossible timestamps are
+ * left to the admin's invalid buckets: a future-dated scrobble would otherwise head the list forever.
+ */
+export async function recentScrobbles(db: Kysely<Database>, userKey: string, scrobblerUsername: string, page: number, limit: number) {
+  const mine = db.selectFrom('scrobbles').where('username_key', '=', userKey).where('scrobbler_username', '=', scrobblerUsername).where('invalid_kind', 'is', null);
+  const [rows, mirror] = await Promise.all([
+    mine.selectAll().orderBy('uts', 'desc').orderBy('scrobble_id', 'desc').limit(limit).offset(offsetOf(page, limit)).execute(),
+    mirrorOf(db, userKey, scrobblerUsername),
+  ]);
+  return { items: rows.map(toScrobbleRecord), total: Number(mirror?.valid_count ?? 0), page, limit };
+}
+
+export async function findScrobble(db: Kysely<Database>, scrobbleId: string) {
+  const row = await db.selectFrom('scrobbles').selectAll().where('scrobble_id', '=', scrobbleId).executeTakeFirst();
+  return row ? { ...toScrobbleRecord(row), username_key: row.username_key } : undefined;
+}
+
+export async function mirrorOf(db: Kysely<Database>, userKey: string, scrobblerUsername: string) {
+  return db.selectFrom('scrobble_mirror').selectAll().where('username_key', '=', userKey).where('scrobbler_username', '=', scrobblerUsername).executeTakeFirst();
+}
+
+/** Runs of a task family started by one account (since `since`, its registration), newest first. */
+function startedBy(db: Kysely<Database>, name: string, username: string, since: string) {
+  const rows = db.selectFrom('task_history').where('name', '=', name).where('started_by', '=', username);
+  return since ? rows.where('started_at', '>=', new Date(since)) : rows;
+}
+
+export async function tasksStartedBy(db: Kysely<Database>, name: string, username: string, since: string, page: number, limit: number) {
+  const mine = startedBy(db, name, username, since);
+  const [rows, total] = await Promise.all([
+    mine.selectAll().orderBy('started_at', 'desc').orderBy('task_id', 'desc').limit(limit).offset(offsetOf(page, limit)).execute(),
+    mine.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toTaskRecord), total: Number(total.n), page, limit };
+}
+
+export async function latestTaskStartedBy(db: Kysely<Database>, name: string, username: string, since: string, status?: string) {
+  let q = startedBy(db, name, username, since).selectAll();
+  if (status) q = q.where('status', '=', status);
+  const row = await q.orderBy('started_at', 'desc').orderBy('task_id', 'desc').executeTakeFirst();
+  return row ? toTaskRecord(row) : null;
+}

@@ -33,6 +33,11 @@ import { linkQueryRoutes } from '../query/mediaserver/link.routes.ts';
 import { libraryCommandRoutes } from '../command/mediaserver/library.routes.ts';
 import { libraryQueryRoutes } from '../query/mediaserver/library.routes.ts';
 import { homeUserRoutes } from '../command/mediaserver/home-users.routes.ts';
+import { playQueryRoutes } from '../query/mediaserver/play.routes.ts';
+import { timelineRoutes } from '../command/mediaserver/timeline.routes.ts';
+import { playlistQueryRoutes } from '../query/mediaserver/playlists.routes.ts';
+import { playlistCommandRoutes } from '../command/mediaserver/playlists.routes.ts';
+import { favoritesPlaylistRoutes } from '../command/mediaserver/favorites-playlist.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -72,4 +77,9 @@ export const routes: Route[] = [
   ...libraryCommandRoutes,
   ...libraryQueryRoutes,
   ...homeUserRoutes,
+  ...playQueryRoutes,
+  ...timelineRoutes,
+  ...playlistCommandRoutes,
+  ...playlistQueryRoutes,
+  ...favoritesPlaylistRoutes,
 ];

@@ -6,6 +6,7 @@ import { externalRefsProjector } from './canonical/external-refs.projector.ts';
 import { scrobblesProjector } from './scrobbler/scrobbles.projector.ts';
 import { mediaserverLinksProjector } from './mediaserver/links.projector.ts';
 import { mediaserverLibraryProjector } from './mediaserver/library.projector.ts';
+import { mediaserverPlaylistsProjector } from './mediaserver/playlists.projector.ts';
 import { favoritesProjector } from './me/favorites.projector.ts';
 import { albumCollectionProjector } from './me/album-collection.projector.ts';
 import { commentsProjector } from './me/comments.projector.ts';
@@ -24,6 +25,7 @@ export const projectors: Projector[] = [
   dashboardProjector,
   mediaserverLinksProjector,
   mediaserverLibraryProjector,
+  mediaserverPlaylistsProjector,
 ];
 
 /**

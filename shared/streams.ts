@@ -19,6 +19,8 @@ export const mediaserverLinkStream = (userKey: string) => `mediaserverlink-${use
 /** What a media server showed of itself (identity, sections), and what one of its sections holds. */
 export const mediaserverServerStream = (serverId: string) => `mediaserverserver-${serverId}`;
 export const mediaserverSectionStream = (serverId: string, sectionId: string) => `mediaserversection-${serverId}.${sectionId}`;
+/** A user's playlists on the media server, as last fetched with their token. */
+export const mediaserverPlaylistsStream = (userKey: string) => `mediaserverplaylists-${userKey}`;
 export const scrobblesStream = (userKey: string) => `scrobbles-${userKey}`;
 
 export function categoryOf(streamId: string): string {

@@ -3,6 +3,7 @@ import type { ProjectionCheckpointsTable } from '../projections/checkpoints.ts';
 import type { CredentialsTable } from '../credentials/credential-store.ts';
 import type { TaskHistoryTable } from '../../projectors/tasks/task-history.table.ts';
 import type { UsersTable } from '../../projectors/auth/users.table.ts';
+import type { MediaserverPlaylistItemsTable, MediaserverPlaylistsTable, ReactorCheckpointsTable } from '../../projectors/mediaserver/playlists.table.ts';
 import type { ScrobbleMirrorTable, ScrobblesTable } from '../../projectors/scrobbler/scrobbles.table.ts';
 import type { ScrobblerCacheTable } from '../upstreams/scrobbler/proxy-cache.ts';
 import type { MediaserverLinksTable } from '../../projectors/mediaserver/links.table.ts';
@@ -46,4 +47,7 @@ export interface Database {
   mediaserver_servers: MediaserverServersTable;
   mediaserver_sections: MediaserverSectionsTable;
   mediaserver_items: MediaserverItemsTable;
+  mediaserver_playlists: MediaserverPlaylistsTable;
+  mediaserver_playlist_items: MediaserverPlaylistItemsTable;
+  reactor_checkpoints: ReactorCheckpointsTable;
 }

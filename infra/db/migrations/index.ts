@@ -11,6 +11,7 @@ import * as scrobblerCache from './0012-scrobbler-cache.ts';
 import * as library from './0006-library.ts';
 import * as dashboard from './0010-dashboard.ts';
 import * as mediaserver from './0011-mediaserver.ts';
+import * as mediaserverPlaylists from './0012-mediaserver-playlists.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const migrations: Record<string, Migration> = {
   '0006-library': library,
   '0010-dashboard': dashboard,
   '0011-mediaserver': mediaserver,
+  '0012-mediaserver-playlists': mediaserverPlaylists,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -3,6 +3,8 @@ import { type Fake, fixtureJson, type RecordedRequest, startFake } from '../harn
 import { type AccountState, accountRoutes, type FakePin } from './account-routes.ts';
 import { FakeLibrary, type Json } from './library.ts';
 import { type ServerIdentity, serverRoutes } from './server-routes.ts';
+import { type MediaState, mediaRoutes } from './media-routes.ts';
+import { FakePlaylists } from './playlists.ts';
 
 export type { Json, TrackSpec } from './library.ts';
 export { FakeLibrary } from './library.ts';
@@ -16,6 +18,8 @@ export const ADMIN_TOKEN = 'fake-admin-token';
  */
 export interface MediaserverFake extends Fake {
   readonly library: FakeLibrary;
+  /** Parts, transcoder, timeline and playlists: see media-routes.ts. */
+  readonly media: MediaState;
   readonly adminToken: string;
   readonly identity: ServerIdentity;
   /** The user completes linking on the account service: the PIN gets a token (returned). */
@@ -72,6 +76,7 @@ export async function startMediaserverFake(options: MediaserverFakeOptions = {})
   const xmlOnly = new Set<string>();
   const serverState = { library, identity, xmlOnly, acceptsToken: (t: string | undefined) => t === ADMIN_TOKEN || (t !== undefined && accountState.tokens.has(t)) };
   const failures: { status: number; pathPrefix: string }[] = [];
+  const media: MediaState = { library, playlists: new FakePlaylists(), machineIdentifier: () => identity.machineIdentifier, timelineStatus: 200, partReads: [], slowParts: new Set() };
   const fake = await startFake((app: Express) => {
     app.use((req, res, next) => {
       const i = failures.findIndex((f) => req.path.startsWith(f.pathPrefix));
@@ -81,6 +86,7 @@ export async function startMediaserverFake(options: MediaserverFakeOptions = {})
     });
     accountRoutes(accountState)(app);
     serverRoutes(serverState)(app);
+    mediaRoutes(media)(app);
   });
   const pick = (pinId?: number): FakePin => {
     const pin = pinId === undefined ? [...accountState.pins.values()].at(-1) : accountState.pins.get(pinId);
@@ -90,6 +96,7 @@ export async function startMediaserverFake(options: MediaserverFakeOptions = {})
   return {
     ...fake,
     library,
+    media,
     adminToken: ADMIN_TOKEN,
     identity,
     account,

@@ -28,6 +28,18 @@ import { pickerRoutes } from '../query/scrobbler/picker.routes.ts';
 import { liveWriteRoutes } from '../command/scrobbler/live-writes.routes.ts';
 import { personalByNameRoutes } from '../command/scrobbler/personal-by-name.routes.ts';
 import { personalByNameQueryRoutes } from '../query/scrobbler/personal-by-name.routes.ts';
+import { dashboardRoutes } from '../query/scrobbler/dashboard.routes.ts';
+import { statsRoutes } from '../query/me/stats.routes.ts';
+import { linkCommandRoutes } from '../command/mediaserver/link.routes.ts';
+import { linkQueryRoutes } from '../query/mediaserver/link.routes.ts';
+import { libraryCommandRoutes } from '../command/mediaserver/library.routes.ts';
+import { libraryQueryRoutes } from '../query/mediaserver/library.routes.ts';
+import { homeUserRoutes } from '../command/mediaserver/home-users.routes.ts';
+import { playQueryRoutes } from '../query/mediaserver/play.routes.ts';
+import { timelineRoutes } from '../command/mediaserver/timeline.routes.ts';
+import { playlistQueryRoutes } from '../query/mediaserver/playlists.routes.ts';
+import { playlistCommandRoutes } from '../command/mediaserver/playlists.routes.ts';
+import { favoritesPlaylistRoutes } from '../command/mediaserver/favorites-playlist.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -62,4 +74,16 @@ export const routes: Route[] = [
   ...migrateRoutes,
   ...libraryRoutes,
   ...maintenanceRoutes,
+  ...dashboardRoutes,
+  ...statsRoutes,
+  ...linkQueryRoutes,
+  ...linkCommandRoutes,
+  ...libraryCommandRoutes,
+  ...libraryQueryRoutes,
+  ...homeUserRoutes,
+  ...playQueryRoutes,
+  ...timelineRoutes,
+  ...playlistCommandRoutes,
+  ...playlistQueryRoutes,
+  ...favoritesPlaylistRoutes,
 ];

@@ -24,6 +24,8 @@ import { bootstrapAdmin } from '../command/auth/bootstrap-admin.ts';
 import { usernameKey } from '../shared/usernames.ts';
 import { taskDefinitions } from './tasks/registry.ts';
 import { TaskRunner } from './tasks/runner.ts';
+import { startReactor } from './reactors/reactor.ts';
+import { reactors } from './reactors/registry.ts';
 
 const SETTLE_TIMEOUT_MS = 5000;
 
@@ -79,6 +81,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const app = createApp(ctx, routes, activity);
   let server: Server | undefined;
   let stopMaintenance = () => {};
+  let runningReactors: { stop(): Promise<void> }[] = [];
 
   return {
     ctx,
@@ -92,6 +95,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       if (roles.has('worker')) {
         await tasks.listen();
         if (!config.KAFKA_BROKERS) await tasks.recoverInterrupted();
+        runningReactors = reactors.map((reactor) => startReactor(ctx, reactor));
       }
       if (roles.has('api')) await bootstrapAdmin(ctx);
       if (!roles.has('api')) return {};
@@ -107,6 +111,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         server.closeAllConnections();
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
+      await Promise.all(runningReactors.map((r) => r.stop()));
       await tasks.stop();
       await projections?.stop();
       stopMaintenance();

@@ -4,9 +4,13 @@ import { taskHistoryProjector } from './tasks/task-history.projector.ts';
 import { canonicalDocsProjector } from './canonical/canonical-docs.projector.ts';
 import { externalRefsProjector } from './canonical/external-refs.projector.ts';
 import { scrobblesProjector } from './scrobbler/scrobbles.projector.ts';
+import { mediaserverLinksProjector } from './mediaserver/links.projector.ts';
+import { mediaserverLibraryProjector } from './mediaserver/library.projector.ts';
+import { mediaserverPlaylistsProjector } from './mediaserver/playlists.projector.ts';
 import { favoritesProjector } from './me/favorites.projector.ts';
 import { albumCollectionProjector } from './me/album-collection.projector.ts';
 import { commentsProjector } from './me/comments.projector.ts';
+import { dashboardProjector } from './scrobbler/dashboard.projector.ts';
 
 /** Every read model of the service. */
 export const projectors: Projector[] = [
@@ -18,6 +22,10 @@ export const projectors: Projector[] = [
   albumCollectionProjector,
   commentsProjector,
   scrobblesProjector,
+  dashboardProjector,
+  mediaserverLinksProjector,
+  mediaserverLibraryProjector,
+  mediaserverPlaylistsProjector,
 ];
 
 /**

@@ -14,6 +14,13 @@ export const entityStream = (kind: 'artist' | 'album' | 'track', id: string) => 
 export const favoriteStream = (userKey: string, kind: string, canonicalId: string) => `favorite-${userKey}.${kind}.${canonicalId}`;
 export const albumCollectionStream = (userKey: string, albumId: string) => `albumcollection-${userKey}.${albumId}`;
 export const commentStream = (commentId: string) => `comment-${commentId}`;
+/** A user's media server link and PIN flow. */
+export const mediaserverLinkStream = (userKey: string) => `mediaserverlink-${userKey}`;
+/** What a media server showed of itself (identity, sections), and what one of its sections holds. */
+export const mediaserverServerStream = (serverId: string) => `mediaserverserver-${serverId}`;
+export const mediaserverSectionStream = (serverId: string, sectionId: string) => `mediaserversection-${serverId}.${sectionId}`;
+/** A user's playlists on the media server, as last fetched with their token. */
+export const mediaserverPlaylistsStream = (userKey: string) => `mediaserverplaylists-${userKey}`;
 export const scrobblesStream = (userKey: string) => `scrobbles-${userKey}`;
 
 export function categoryOf(streamId: string): string {

@@ -14,6 +14,8 @@ export const MIGRATE_TASK = 'canonical.migrate';
 export function migrateTask(app: () => AppContext): TaskDefinition {
   return {
     name: MIGRATE_TASK,
+    // Idempotent from the start: a run cut short by a restart simply runs again.
+    resumable: true,
     async run(task) {
       const ctx = app();
       // Re-keying reads the read model for candidates: let it include everything written so far.

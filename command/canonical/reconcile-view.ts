@@ -4,25 +4,13 @@ import type { Database } from '../../infra/db/database.ts';
 import { type RefFacts, composeFromFacts, jsonbKeyOrder, stableJson } from '../../shared/canonical/doc-facts.ts';
 import { type Evidence, Facts, type Kind } from '../../shared/events/canonical.events.ts';
 import { foldName } from '../../shared/names.ts';
+import { type Entry, MatchIndex } from './match-index.ts';
 import type { Observation } from './reconciler.ts';
 
 type EvidenceT = z.infer<typeof Evidence>;
 export type Match = { id: string; evidence: EvidenceT };
 
-/** What matching reads of an entity: its doc's identifiers and name key, as the read model has them. */
-interface Entry {
-  id: string;
-  kind: Kind;
-  createdAt: number;
-  isrc: string | null;
-  upc: string | null;
-  mbid: string | null;
-  name_folded: string | null;
-  artist_id: string | null;
-}
-
 const EXACT: Record<Kind, ('isrc' | 'upc' | 'mbid')[]> = { artist: ['mbid'], album: ['upc', 'mbid'], track: ['isrc', 'mbid'] };
-const KEYED = ['isrc', 'upc', 'mbid', 'name_folded'] as const;
 
 /** Another exact identifier on both sides that differs: never join these by name. */
 const conflicts = (candidate: Entry, facts: Facts) => (['isrc', 'upc', 'mbid'] as const).some((k) => candidate[k] && facts[k] && candidate[k] !== facts[k]);
@@ -35,8 +23,7 @@ const conflicts = (candidate: Entry, facts: Facts) => (['isrc', 'upc', 'mbid'] a
  */
 export class ReconcileView {
   private readonly owners = new Map<string, string>();
-  private readonly entries = new Map<string, Entry>();
-  private readonly byKey = new Map<string, Set<string>>();
+  private readonly index = new MatchIndex();
   private readonly facts = new Map<string, RefFacts>();
   private readonly redirects = new Map<string, string>();
 
@@ -66,18 +53,18 @@ export class ReconcileView {
     for (const key of EXACT[kind]) {
       const value = facts[key];
       if (!value) continue;
-      const hit = this.find(kind, key, value)[0];
+      const hit = this.index.find(kind, key, value)[0];
       if (hit) return { id: hit.id, evidence: { rule: key, value } };
     }
     const folded = foldName(facts.name);
     if (kind !== 'artist' && !facts.artist_id) return undefined;
-    const hit = this.find(kind, 'name_folded', folded).find((c) => (kind === 'artist' || c.artist_id === facts.artist_id) && !conflicts(c, facts));
+    const hit = this.index.find(kind, 'name_folded', folded).find((c) => (kind === 'artist' || c.artist_id === facts.artist_id) && !conflicts(c, facts));
     return hit ? { id: hit.id, evidence: { rule: 'name_key', value: folded } } : undefined;
   }
 
   registered(kind: Kind, id: string, at: string): void {
     this.facts.set(id, {});
-    this.put({ id, kind, createdAt: Date.parse(at), isrc: null, upc: null, mbid: null, name_folded: null, artist_id: null });
+    this.index.put({ id, kind, createdAt: Date.parse(at), isrc: null, upc: null, mbid: null, name_folded: null, artist_id: null });
   }
 
   /** A link or an observation changed the entity's facts: recompose its doc as the projector will. */
@@ -88,26 +75,8 @@ export class ReconcileView {
     const doc = composeFromFacts(next);
     this.facts.set(id, jsonbKeyOrder(next));
     const artistId = doc.artist_id ? await this.redirect(doc.artist_id) : null;
-    const createdAt = this.entries.get(id)?.createdAt ?? Date.now();
-    this.put({ id, kind, createdAt, isrc: doc.isrc ?? null, upc: doc.upc ?? null, mbid: doc.mbid ?? null, name_folded: doc.name_folded, artist_id: artistId });
-  }
-
-  private find(kind: Kind, key: (typeof KEYED)[number], value: string): Entry[] {
-    const ids = this.byKey.get(`${kind}|${key}|${value}`);
-    if (!ids) return [];
-    return [...ids].map((id) => this.entries.get(id)!).sort((a, b) => a.createdAt - b.createdAt);
-  }
-
-  private put(entry: Entry): void {
-    const old = this.entries.get(entry.id);
-    if (old) for (const key of KEYED) if (old[key]) this.byKey.get(`${old.kind}|${key}|${old[key]}`)?.delete(old.id);
-    this.entries.set(entry.id, entry);
-    for (const key of KEYED) {
-      if (!entry[key]) continue;
-      const k = `${entry.kind}|${key}|${entry[key]}`;
-      if (!this.byKey.has(k)) this.byKey.set(k, new Set());
-      this.byKey.get(k)!.add(entry.id);
-    }
+    const createdAt = this.index.get(id)?.createdAt ?? Date.now();
+    this.index.put({ id, kind, createdAt, isrc: doc.isrc ?? null, upc: doc.upc ?? null, mbid: doc.mbid ?? null, name_folded: doc.name_folded, artist_id: artistId });
   }
 
   private async loadOwners(all: Observation[]): Promise<void> {
@@ -146,7 +115,7 @@ export class ReconcileView {
         ]))
         .execute();
       for (const { facts, created_at, ...r } of rows) {
-        this.put({ ...r, kind, createdAt: created_at.getTime() });
+        this.index.put({ ...r, kind, createdAt: created_at.getTime() });
         this.facts.set(r.id, facts as RefFacts);
       }
     }
@@ -163,7 +132,7 @@ export class ReconcileView {
         .where(sql<boolean>`not tombstoned`)
         .execute();
       for (const { facts, created_at, kind, ...r } of rows) {
-        this.put({ ...r, kind: kind as Kind, createdAt: created_at.getTime() });
+        this.index.put({ ...r, kind: kind as Kind, createdAt: created_at.getTime() });
         this.facts.set(r.id, facts as RefFacts);
       }
     }
@@ -172,14 +141,14 @@ export class ReconcileView {
   private async loadFacts(id: string): Promise<RefFacts | undefined> {
     const row = await this.db.selectFrom('canonical_docs').select(['kind', 'facts', 'created_at', 'tombstoned']).where('id', '=', id).executeTakeFirst();
     if (!row || row.tombstoned) return undefined;
-    if (!this.entries.has(id)) this.put({ id, kind: row.kind as Kind, createdAt: row.created_at.getTime(), isrc: null, upc: null, mbid: null, name_folded: null, artist_id: null });
+    if (!this.index.has(id)) this.index.put({ id, kind: row.kind as Kind, createdAt: row.created_at.getTime(), isrc: null, upc: null, mbid: null, name_folded: null, artist_id: null });
     this.facts.set(id, row.facts as RefFacts);
     return row.facts as RefFacts;
   }
 
   /** The projector points a doc at the end of its artist's merge chain. */
   private async redirect(id: string): Promise<string> {
-    if (this.entries.has(id)) return id;
+    if (this.index.has(id)) return id;
     const known = this.redirects.get(id);
     if (known) return known;
     const row = await this.db.selectFrom('canonical_docs').select('merged_into').where('id', '=', id).executeTakeFirst();

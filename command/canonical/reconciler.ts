@@ -1,6 +1,7 @@
 import type { AppContext } from '../../infra/context.ts';
 import { WrongExpectedVersionError } from '../../infra/eventstore/event-store.ts';
 import { Conflict } from '../../shared/errors.ts';
+import { pollForPosition } from '../../infra/projections/wait-for-position.ts';
 import type { Facts, Kind, Source } from '../../shared/events/canonical.events.ts';
 import { ReconcileBatch } from './reconcile-batch.ts';
 import { ReconcileView } from './reconcile-view.ts';
@@ -58,9 +59,14 @@ export function reconcileMany(ctx: AppContext, observations: Observation[], acto
   });
 }
 
+/** How long a batch waits for the read models to include every write before it (a long catch-up, a slow machine). */
+const CATCH_UP_MS = 120_000;
+
 async function runBatch(ctx: AppContext, observations: Observation[], actor: string | null, trustReadModel: boolean): Promise<string[]> {
-  // The view starts from the read model: it must include every write before the batch.
-  await ctx.settle(await ctx.store.headPosition());
+  // The view starts from the read model: matching on a stale one would mint duplicates, so wait for it (not just settle's bounded wait).
+  const head = await ctx.store.headPosition();
+  const caughtUp = ctx.projections ? await ctx.projections.waiters.waitFor(head, CATCH_UP_MS) : await pollForPosition(ctx.db, head, CATCH_UP_MS);
+  if (!caughtUp) throw new Conflict('the canonical read models are behind the log; try again later');
   const batch = new ReconcileBatch(ctx, actor, await ReconcileView.load(ctx.db, observations), trustReadModel);
   const ids: string[] = [];
   for (const observation of observations) ids.push(await batch.reconcile(observation));

@@ -3,13 +3,17 @@ import type { ProjectionCheckpointsTable } from '../projections/checkpoints.ts';
 import type { CredentialsTable } from '../credentials/credential-store.ts';
 import type { TaskHistoryTable } from '../../projectors/tasks/task-history.table.ts';
 import type { UsersTable } from '../../projectors/auth/users.table.ts';
+import type { MediaserverPlaylistItemsTable, MediaserverPlaylistsTable, ReactorCheckpointsTable } from '../../projectors/mediaserver/playlists.table.ts';
 import type { ScrobbleMirrorTable, ScrobblesTable } from '../../projectors/scrobbler/scrobbles.table.ts';
 import type { ScrobblerCacheTable } from '../upstreams/scrobbler/proxy-cache.ts';
+import type { MediaserverLinksTable } from '../../projectors/mediaserver/links.table.ts';
+import type { MediaserverItemsTable, MediaserverSectionsTable, MediaserverServersTable } from '../../projectors/mediaserver/library.table.ts';
 import type { CanonicalDocsTable, ExternalRefsTable } from '../../projectors/canonical/canonical-docs.table.ts';
 import type { CatalogCacheTable } from '../upstreams/catalog/cache.ts';
 import type { FavoritesTable } from '../../projectors/me/favorites.table.ts';
 import type { AlbumCollectionTable } from '../../projectors/me/album-collection.table.ts';
 import type { CommentsTable } from '../../projectors/me/comments.table.ts';
+import type * as Dashboard from '../../projectors/scrobbler/dashboard.table.ts';
 
 /** Every table of the database, for kysely's typing. */
 export interface Database {
@@ -28,4 +32,22 @@ export interface Database {
   scrobbles: ScrobblesTable;
   scrobble_mirror: ScrobbleMirrorTable;
   scrobbler_cache: ScrobblerCacheTable;
+  dashboard_scrobbles: Dashboard.DashboardScrobblesTable;
+  dashboard_invalid: Dashboard.DashboardInvalidTable;
+  dashboard_totals: Dashboard.DashboardTotalsTable;
+  dashboard_days: Dashboard.DashboardDaysTable;
+  dashboard_hours: Dashboard.DashboardHoursTable;
+  dashboard_heatmap: Dashboard.DashboardHeatmapTable;
+  dashboard_entity_days: Dashboard.DashboardEntityDaysTable;
+  dashboard_entity_months: Dashboard.DashboardEntityMonthsTable;
+  dashboard_entities: Dashboard.DashboardEntitiesTable;
+  dashboard_streaks: Dashboard.DashboardStreaksTable;
+  dashboard_redirects: Dashboard.DashboardRedirectsTable;
+  mediaserver_links: MediaserverLinksTable;
+  mediaserver_servers: MediaserverServersTable;
+  mediaserver_sections: MediaserverSectionsTable;
+  mediaserver_items: MediaserverItemsTable;
+  mediaserver_playlists: MediaserverPlaylistsTable;
+  mediaserver_playlist_items: MediaserverPlaylistItemsTable;
+  reactor_checkpoints: ReactorCheckpointsTable;
 }

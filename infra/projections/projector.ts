@@ -17,6 +17,12 @@ export interface Projector {
   readonly handles: readonly DomainEvent['type'][];
   /** Tables it owns; emptied before a rebuild. */
   readonly tables: readonly (keyof Database & string)[];
+  /**
+   * How much work one event is, counted like events (default 1). The runner ends a batch once its
+   * weight passes the batch size, so a few heavy events (a page of 200 scrobbles) do not hold the
+   * database as long as hundreds of them would.
+   */
+  weight?(event: StoredEvent): number;
   /** Applies a batch in the runner's transaction; multi-row writes belong here on hot paths. */
   apply(trx: Transaction<Database>, events: StoredEvent[]): Promise<void>;
 }

@@ -155,6 +155,7 @@ export class ProjectionRunner {
     const started = performance.now();
     let batch = await this.store.readAll({ after: lane.position, maxCount: this.batchSizeOf(lane) });
     if (upTo) batch = batch.filter((e) => comparePositions(e.position, upTo) <= 0);
+    batch = this.cutByWeight(lane, batch);
     if (batch.length === 0) return false;
     const last = batch[batch.length - 1]!.position;
     const applied: [string, StoredEvent[]][] = [];
@@ -172,6 +173,21 @@ export class ProjectionRunner {
     for (const [name, events] of applied) for (const listener of this.listeners) listener(name, events);
     for (const rebuild of this.active) if (lane.projectors.some((p) => p.name === rebuild.names[0])) rebuild.processed += batch.length;
     return true;
+  }
+
+  /** The longest prefix (at least one event) whose weight stays within the lane's batch size. */
+  private cutByWeight<E extends { type: string }>(lane: Lane, batch: E[]): E[] {
+    const weighed = lane.projectors.filter((p) => p.weight);
+    if (weighed.length === 0) return batch;
+    const budget = this.batchSizeOf(lane);
+    let total = 0;
+    for (let i = 0; i < batch.length; i++) {
+      const event = batch[i]! as unknown as StoredEvent;
+      const weights = weighed.filter((p) => p.handles.includes(event.type)).map((p) => p.weight!(event));
+      total += Math.max(1, ...weights);
+      if (total > budget && i > 0) return batch.slice(0, i);
+    }
+    return batch;
   }
 
   /** Batch size per lane, keyed by its first projector (lanes are rebuilt as they merge). */

@@ -4,11 +4,14 @@ import { bulkImportTask } from '../../command/scrobbler/import-scrobbles.task.ts
 // The slices' tables of canonical ids, registered for the migrate task on import.
 import '../../command/me/rekeyers.ts';
 import '../../command/scrobbler/rekeyers.ts';
+import { syncAllTask, syncLibraryTask } from '../../command/mediaserver/sync-library.task.ts';
+import { syncAllPlaylistsTask, syncPlaylistsTask } from '../../command/mediaserver/sync-playlists.task.ts';
 import type { AppContext } from '../context.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { TaskDefinition } from './task.ts';
 
 /** Every background task of the service. `context` is read when a task runs, after the service is built. */
 export function taskDefinitions(deps: { projections: ProjectionRunner | undefined; context: () => AppContext }): TaskDefinition<any>[] {
-  return [rebuildTask(deps.projections), migrateTask(deps.context), bulkImportTask(deps.context)];
+  const { context } = deps;
+  return [rebuildTask(deps.projections), migrateTask(context), bulkImportTask(context), syncLibraryTask(context), syncAllTask(context), syncPlaylistsTask(context), syncAllPlaylistsTask(context)];
 }

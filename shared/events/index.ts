@@ -4,9 +4,12 @@ import { type UserEvent, userEventSchemas } from './users.events.ts';
 import { type CanonicalEvent, canonicalEventSchemas } from './canonical.events.ts';
 import { type ScrobbleEvent, scrobbleEventSchemas } from './scrobbles.events.ts';
 import { type MeEvent, meEventSchemas } from './me.events.ts';
+import { type MediaserverLinkEvent, mediaserverEventSchemas } from './mediaserver.events.ts';
+import { type MediaserverLibraryEvent, mediaserverLibraryEventSchemas } from './mediaserver-library.events.ts';
+import { type MediaserverPlaylistEvent, mediaserverPlaylistEventSchemas } from './mediaserver-playlists.events.ts';
 
 /** Every domain event of the service, discriminated by `type`. */
-export type DomainEvent = TaskEvent | UserEvent | CanonicalEvent | ScrobbleEvent | MeEvent;
+export type DomainEvent = TaskEvent | UserEvent | CanonicalEvent | ScrobbleEvent | MeEvent | MediaserverLinkEvent | MediaserverLibraryEvent | MediaserverPlaylistEvent;
 export type DomainEventType = DomainEvent['type'];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 
@@ -17,4 +20,7 @@ export const eventSchemas: Record<DomainEventType, z.ZodType> = {
   ...canonicalEventSchemas,
   ...scrobbleEventSchemas,
   ...meEventSchemas,
+  ...mediaserverEventSchemas,
+  ...mediaserverLibraryEventSchemas,
+  ...mediaserverPlaylistEventSchemas,
 };

@@ -102,9 +102,9 @@ function parseBody(raw: string, contentType = ''): unknown {
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 
-/** A recorded upstream payload from ../shared/fixtures/upstream/<service>/, as text. */
+/** A recorded upstream payload from test/fixtures/upstream/<service>/ (provenance in SOURCES.md there), as text. */
 export function fixture(service: string, file: string): string {
-  return readFileSync(path.resolve(repoRoot, '..', 'shared', 'fixtures', 'upstream', service, file), 'utf8');
+  return readFileSync(path.resolve(repoRoot, 'test', 'fixtures', 'upstream', service, file), 'utf8');
 }
 
 export function fixtureJson<T = unknown>(service: string, file: string): T {

@@ -4,11 +4,14 @@ import * as projections from './0002-projections.ts';
 import * as taskHistory from './0003-task-history.ts';
 import * as users from './0004-users.ts';
 import * as canonical from './0005-canonical.ts';
+import * as library from './0006-library.ts';
 import * as catalogCache from './0007-catalog-cache.ts';
 import * as me from './0008-me.ts';
 import * as scrobbles from './0009-scrobbles.ts';
+import * as dashboard from './0010-dashboard.ts';
+import * as mediaserver from './0011-mediaserver.ts';
 import * as scrobblerCache from './0012-scrobbler-cache.ts';
-import * as library from './0006-library.ts';
+import * as mediaserverPlaylists from './0013-mediaserver-playlists.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -17,11 +20,14 @@ const migrations: Record<string, Migration> = {
   '0003-task-history': taskHistory,
   '0004-users': users,
   '0005-canonical': canonical,
+  '0006-library': library,
   '0007-catalog-cache': catalogCache,
   '0008-me': me,
   '0009-scrobbles': scrobbles,
+  '0010-dashboard': dashboard,
+  '0011-mediaserver': mediaserver,
   '0012-scrobbler-cache': scrobblerCache,
-  '0006-library': library,
+  '0013-mediaserver-playlists': mediaserverPlaylists,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -12,8 +12,7 @@ const echo = (value: string | undefined) => ({ corrected: '0', '#text': value ??
 export function userMethod(state: ScrobblerFakeState, method: string, params: Params, res: Response): boolean {
   if (WRITES.has(method)) return write(state, method, params, res);
   if (method === 'album.getinfo' || method === 'track.getinfo') return params.username ? itemWithUser(state, method, params, res) : false;
-  // Recent tracks are the history the mirror imports: the main routes serve them.
-  if (method === 'user.getrecenttracks' || (!method.startsWith('user.') && method !== 'library.getartists')) return false;
+  if (!method.startsWith('user.') && method !== 'library.getartists') return false;
   const user = state.user(params.user ?? '');
   if (!user) return failWith(res, 6, 'User not found');
   const live = liveState(state);
@@ -40,7 +39,8 @@ export function userMethod(state: ScrobblerFakeState, method: string, params: Pa
     case 'user.getweeklyartistchart':
       return send(res, { weeklyartistchart: { artist: [{ name: 'Queen', mbid: '', playcount: '12', url: '', '@attr': { rank: '1' } }], '@attr': { user: user.name, from: params.from, to: params.to } } });
     default:
-      return failWith(res, 3, 'Invalid Method - No method with that name in this package');
+      // user.getRecentTracks and the rest are the mirror's fake methods (routes.ts).
+      return false;
   }
 }
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { reconcile } from '../../../command/canonical/reconciler.ts';
+import { reconcile, reconcileMany } from '../../../command/canonical/reconciler.ts';
 import { type ApiClient, type TestApp, startTestApp } from '../../support/api.ts';
 import { signedInAdmin, signedInAs } from '../../support/given.ts';
 import { albumSeen, artistSeen, trackSeen } from '../../support/observations.ts';
@@ -132,6 +132,23 @@ describe('the library browser', () => {
       expect((await viewer.get('/library/genres?limit=0')).body).to.deep.equal(all.body);
       expect((await viewer.get('/library/genres?limit=2')).body).to.deep.equal(all.body.slice(0, 2));
       expect((await viewer.get('/library/genres?limit=-1')).status).to.equal(422);
+    });
+  });
+
+  describe('given more than a page of albums', () => {
+    before(async () => {
+      const by = artistSeen('catalog', 'bulk-artist', 'Bulk Artist');
+      await reconcileMany(app.ctx, Array.from({ length: 55 }, (_, n) => albumSeen('catalog', `bulk-${n}`, `Bulk Album ${String(n).padStart(2, '0')}`, by, { upc: `BULK${n}` })));
+    });
+
+    it('when asked with the default page size, then a page holds 50 and the next one the rest', async () => {
+      const first = await list('/library/albums?sort=name');
+      expect(first).to.include({ total: 61, page: 1, page_size: 50, has_more: true });
+      expect(first.items).to.have.length(50);
+      const second = await list('/library/albums?sort=name&page=2');
+      expect(second).to.include({ page: 2, has_more: false });
+      expect(second.items).to.have.length(11);
+      expect(new Set([...first.items, ...second.items].map((r) => r.id)).size).to.equal(61);
     });
   });
 

@@ -63,6 +63,27 @@ describe('projection runner', () => {
   });
   afterEach(() => database.close());
 
+  it('given heavy events, then a batch ends once their weight passes the batch size, each event still applied once', async () => {
+    const head = await appendProgress(store, 60);
+    const sizes: number[] = [];
+    const heavy = countingProjector();
+    const apply = heavy.apply.bind(heavy);
+    const weighed: Projector = {
+      ...heavy,
+      weight: () => 10,
+      apply: (trx, events) => {
+        sizes.push(events.length);
+        return apply(trx, events);
+      },
+    };
+    const runner = new ProjectionRunner(database.db, store, [weighed], { batchSize: 25 });
+    await runner.start();
+    expect(await runner.waiters.waitFor(head, 10_000)).to.equal(true);
+    await runner.stop();
+    expect(Math.max(...sizes)).to.equal(2);
+    expect(await counted(database)).to.deep.equal({ n: 60, max: 1 });
+  });
+
   it('applies every event once, and a restarted runner skips what it already applied', async () => {
     const head = await appendProgress(store, 450);
     const first = new ProjectionRunner(database.db, store, [countingProjector()], { batchSize: 100 });

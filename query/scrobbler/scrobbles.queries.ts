@@ -2,23 +2,14 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
 import type { ScrobblesTable } from '../../projectors/scrobbler/scrobbles.table.ts';
+import { Scrobble } from '../../shared/events/scrobbles.events.ts';
 import { offsetOf } from '../../shared/paging.ts';
 import { toTaskRecord } from '../tasks/task-history.queries.ts';
 
-export const ScrobbleRecord = z.object({
-  scrobble_id: z.string(),
+/** A mirrored scrobble as the API shows it: the imported scrobble, its account, time and validity. */
+export const ScrobbleRecord = Scrobble.extend({
   scrobbler_username: z.string(),
-  uts: z.number().int(),
   played_at: z.string(),
-  artist: z.string(),
-  album: z.string().nullable(),
-  track: z.string(),
-  artist_mbid: z.string().nullable(),
-  album_mbid: z.string().nullable(),
-  track_mbid: z.string().nullable(),
-  canonical_artist_id: z.string().nullable(),
-  canonical_album_id: z.string().nullable(),
-  canonical_track_id: z.string().nullable(),
   invalid_kind: z.string().nullable(),
 });
 export type ScrobbleRecord = z.infer<typeof ScrobbleRecord>;

@@ -88,6 +88,11 @@ async function throughput(reads: number, read: (i: number) => Promise<number>): 
   return bytes / MIB / (ms / 1000);
 }
 
+interface ReadPath {
+  url: string;
+  headers: Record<string, string>;
+}
+
 /** Ranged reads walk the part in 256 KiB windows, as a player seeking or buffering would. */
 const rangeOf = (i: number, size: number) => {
   const window = 256 * 1024;
@@ -99,11 +104,11 @@ async function audioProxy(app: TestApp, admin: ApiClient, fake: MediaserverFake,
   const id = (await admin.get(`/tracks/resolve?mediaserver_server=${fake.identity.machineIdentifier}&mediaserver_rating_key=${track}`)).body.id as string;
   if (!id) throw new Error(`the synced bench track ${track} has no canonical id`);
   const part = ((fake.library.get(track).Media as any[])[0].Part as any[])[0] as { key: string; size: number };
-  const direct = { url: fake.url + part.key, headers: { 'x-plex-token': fake.adminToken } };
-  const proxied = { url: `${app.url}/mediaserver/play/track/${id}`, headers: { cookie: `media_session=${admin.cookie('media_session')}` } };
+  const direct: ReadPath = { url: fake.url + part.key, headers: { 'x-plex-token': fake.adminToken } };
+  const proxied: ReadPath = { url: `${app.url}/mediaserver/play/track/${id}`, headers: { cookie: `media_session=${admin.cookie('media_session')}` } };
   const rows: string[][] = [];
   for (const [kind, ranged] of [['whole', false], ['256 KiB range', true]] as const) {
-    const read = (path: typeof direct) => (i: number) =>
+    const read = (path: ReadPath) => (i: number) =>
       readBody(path.url, ranged ? { ...path.headers, range: rangeOf(i, part.size) } : path.headers, ranged ? 206 : 200);
     const d = await throughput(reads, read(direct));
     const p = await throughput(reads, read(proxied));

@@ -35,6 +35,7 @@ export class ReconcileView {
     await view.loadOwners(all);
     await view.loadCandidates(all);
     await view.loadOwnerDocs();
+    await view.loadRedirects(all);
     return view;
   }
 
@@ -144,6 +145,20 @@ export class ReconcileView {
     if (!this.index.has(id)) this.index.put({ id, kind: row.kind as Kind, createdAt: row.created_at.getTime(), isrc: null, upc: null, mbid: null, name_folded: null, artist_id: null });
     this.facts.set(id, row.facts as RefFacts);
     return row.facts as RefFacts;
+  }
+
+  /**
+   * A caller that already knows an artist's id (an import remembers them across pages) observes
+   * tracks without that artist: one query for all of them instead of one per artist and batch.
+   */
+  private async loadRedirects(all: Observation[]): Promise<void> {
+    const ids = [...new Set(all.map((o) => o.facts.artist_id).filter((id): id is string => Boolean(id) && !this.index.has(id!)))];
+    for (let i = 0; i < ids.length; i += 1000) {
+      const chunk = ids.slice(i, i + 1000);
+      const rows = await this.db.selectFrom('canonical_docs').select(['id', 'merged_into']).where('id', 'in', chunk).execute();
+      const merged = new Map(rows.map((r) => [r.id, r.merged_into]));
+      for (const id of chunk) this.redirects.set(id, merged.get(id) ?? id);
+    }
   }
 
   /** The projector points a doc at the end of its artist's merge chain. */

@@ -28,18 +28,24 @@ export async function liveItemsByEntity(db: Kysely<Database>, kind: 'track' | 'a
     .where('entity_id', 'in', entityIds)
     .execute();
   const owner = new Map<string, string>();
+  const servers = new Set<string>();
+  const keys = new Set<string>();
   for (const ref of refs) {
     const parsed = parseMediaserverRef(ref.external_id);
-    if (parsed) owner.set(`${parsed.serverId}::${parsed.ratingKey}`, ref.entity_id);
+    if (!parsed) continue;
+    owner.set(`${parsed.serverId}::${parsed.ratingKey}`, ref.entity_id);
+    servers.add(parsed.serverId);
+    keys.add(parsed.ratingKey);
   }
   if (owner.size === 0) return byEntity;
-  const keys = [...new Set([...owner.keys()].map((k) => k.split('::').at(-1)!))];
+  // Both halves of the primary key, so a play looks up its part by index, not by scanning the mirror.
   const rows = await db
     .selectFrom('mediaserver_items')
     .selectAll()
+    .where('server_id', 'in', [...servers])
+    .where('rating_key', 'in', [...keys])
     .where('kind', '=', kind)
     .where('deleted', '=', false)
-    .where('rating_key', 'in', keys)
     .orderBy('synced_at', 'desc')
     .orderBy((eb) => eb.ref('server_updated_at'), (ob) => ob.desc().nullsLast())
     .execute();

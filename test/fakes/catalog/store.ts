@@ -2,7 +2,7 @@ import { fixtureJson } from '../harness.ts';
 
 /**
  * What the fake catalog knows: artists, albums and full track payloads in the shapes of the recorded
- * answers (`../shared/fixtures/upstream/deezer/`). Album tracklists are derived from the tracks whose
+ * answers (`test/fixtures/upstream/deezer/`). Album tracklists are derived from the tracks whose
  * `album.id` points at the album, so one track added is visible from every endpoint.
  */
 export type Json = Record<string, any>;

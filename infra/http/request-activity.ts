@@ -41,6 +41,11 @@ export class RequestActivity {
     }
   }
 
+  /** Whether a request is being served, or was within the last `windowMs`. */
+  busyWithin(windowMs: number): boolean {
+    return this.active > 0 || performance.now() - this.lastActive < windowMs;
+  }
+
   /**
    * Resolves once no request has been served for `graceMs` (the gap between one client's
    * consecutive requests), or after `maxWaitMs`, so that a steady stream of requests slows

@@ -29,16 +29,16 @@ export interface RunnerOptions {
   /**
    * Target time one batch may hold the database. PGlite is a single connection: a request waits
    * for the batch in progress, so batches are sized from the last one's duration to keep that wait
-   * short while a rebuild or a long catch-up runs. Unset on PostgreSQL, where requests have their
-   * own connections.
+   * short while a rebuild or a long catch-up runs; read before each resize, so it can follow how
+   * busy the API is. Unset on PostgreSQL, where requests have their own connections.
    */
-  sliceMs?: number;
+  sliceMs?: () => number;
   /** Awaited before each batch: lets the API go first on a shared connection. */
   beforeBatch?: () => Promise<void>;
   retryMs?: number;
 }
 
-const MIN_SLICED_BATCH = 50;
+const MIN_SLICED_BATCH = 10;
 
 interface ActiveRebuild extends RebuildRequest {
   processed: number;
@@ -199,9 +199,8 @@ export class ProjectionRunner {
 
   /** Scales the lane's next batch towards `sliceMs`, halfway each time so one slow batch does not swing it. */
   private resize(lane: Lane, events: number, elapsedMs: number): void {
-    const { sliceMs } = this.options;
-    if (!sliceMs || events < this.batchSizeOf(lane)) return;
-    const ideal = (events * sliceMs) / Math.max(elapsedMs, 0.1);
+    if (!this.options.sliceMs || events < this.batchSizeOf(lane)) return;
+    const ideal = (events * this.options.sliceMs()) / Math.max(elapsedMs, 0.1);
     const next = Math.round((this.batchSizeOf(lane) + ideal) / 2);
     this.sizes.set(lane.projectors[0]!.name, Math.max(MIN_SLICED_BATCH, Math.min(this.options.batchSize ?? 200, next)));
   }

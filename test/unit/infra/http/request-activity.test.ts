@@ -49,4 +49,15 @@ describe('request activity', () => {
     await aside;
     expect(quietInside).to.be.below(100);
   });
+
+  it('counts as busy while a request is served and for the window after it', async () => {
+    const activity = new RequestActivity();
+    expect(activity.busyWithin(50)).to.equal(false);
+    const end = request(activity);
+    expect(activity.busyWithin(50)).to.equal(true);
+    end();
+    expect(activity.busyWithin(50)).to.equal(true);
+    await new Promise((resolve) => setTimeout(resolve, 70));
+    expect(activity.busyWithin(50)).to.equal(false);
+  });
 });

@@ -90,13 +90,23 @@ export interface ReadStreamOptions {
   maxCount?: number;
 }
 
-export interface ReadAllOptions {
+/**
+ * A reader that needs the data of a few event types only (a reactor, a projector lane, a waiter
+ * for the log to move) names them: events of other types still come, in order and with their
+ * positions, but adapters may leave their `data` and `metadata` empty, so that a page of a
+ * thousand scrobbles is not carried to a reader that skips it. All events carry them when absent.
+ */
+export interface DataSelection {
+  withDataOf?: readonly string[];
+}
+
+export interface ReadAllOptions extends DataSelection {
   /** Exclusive: events strictly after this position. Defaults to the start of the log. */
   after?: Position;
   maxCount?: number;
 }
 
-export interface SubscribeOptions {
+export interface SubscribeOptions extends DataSelection {
   /** Exclusive start position (a stored checkpoint); the start of the log when absent. */
   after?: Position;
   /** Upper bound of one delivered batch. */

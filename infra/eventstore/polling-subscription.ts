@@ -1,6 +1,6 @@
-import type { AllSubscription, Position, ReadAllOptions, RecordedEvent } from './event-store.ts';
+import type { AllSubscription, DataSelection, Position, ReadAllOptions, RecordedEvent } from './event-store.ts';
 
-interface PollingOptions {
+interface PollingOptions extends DataSelection {
   readAll(options: ReadAllOptions): Promise<RecordedEvent[]>;
   after: Position;
   batchSize: number;
@@ -18,7 +18,7 @@ export function pollingSubscription(options: PollingOptions): AllSubscription {
     },
     async *[Symbol.asyncIterator]() {
       while (!stopper.signal.aborted) {
-        const batch = await options.readAll({ after: position, maxCount: options.batchSize });
+        const batch = await options.readAll({ after: position, maxCount: options.batchSize, withDataOf: options.withDataOf });
         if (stopper.signal.aborted) return;
         if (batch.length === 0) {
           await options.waitForAppend(stopper.signal);

@@ -153,7 +153,7 @@ export class ProjectionRunner {
   private async processBatch(lane: Lane, upTo: Position | undefined): Promise<boolean> {
     await this.options.beforeBatch?.();
     const started = performance.now();
-    let batch = await this.store.readAll({ after: lane.position, maxCount: this.batchSizeOf(lane) });
+    let batch = await this.store.readAll({ after: lane.position, maxCount: this.batchSizeOf(lane), withDataOf: lane.projectors.flatMap((p) => p.handles) });
     if (upTo) batch = batch.filter((e) => comparePositions(e.position, upTo) <= 0);
     batch = this.cutByWeight(lane, batch);
     if (batch.length === 0) return false;
@@ -242,7 +242,8 @@ export class ProjectionRunner {
 
   private async waitForEvents(): Promise<void> {
     if (this.stopped || this.wake.signal.aborted) return;
-    const subscription = this.store.subscribeToAll({ after: this.position(), batchSize: 1 });
+    // Only to learn that the log moved: the next batch reads the events themselves.
+    const subscription = this.store.subscribeToAll({ after: this.position(), batchSize: 1, withDataOf: [] });
     const wake = this.wake.signal;
     const stopOnWake = () => void subscription.stop();
     wake.addEventListener('abort', stopOnWake, { once: true });

@@ -5,6 +5,7 @@ import type { Database } from '../../db/database.ts';
 import {
   type AllSubscription,
   type AppendResult,
+  type DataSelection,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
@@ -70,7 +71,7 @@ export function createPostgresEventStore(db: Kysely<Database>): EventStore {
     const after = options.after ?? START;
     const rows = await db
       .selectFrom('events')
-      .selectAll()
+      .select(['stream_id', 'stream_revision', 'event_id', 'event_type', 'created_at', carried('data', options), carried('metadata', options)])
       .select([sql<string>`transaction_id::text`.as('tx'), sql<string>`global_position::text`.as('gp')])
       .where(sql<boolean>`(transaction_id, global_position) > (${after.commit < 0n ? '0' : after.commit.toString()}::xid8, ${after.prepare.toString()}::bigint)`)
       .where(sql<boolean>`transaction_id < pg_snapshot_xmin(pg_current_snapshot())`)
@@ -103,6 +104,7 @@ export function createPostgresEventStore(db: Kysely<Database>): EventStore {
         readAll,
         after: options.after ?? START,
         batchSize: options.batchSize ?? 500,
+        withDataOf: options.withDataOf,
         waitForAppend: (signal) => waitForAppend(appended, signal, POLL_MS),
       });
     },
@@ -121,6 +123,13 @@ export function createPostgresEventStore(db: Kysely<Database>): EventStore {
       appended.removeAllListeners();
     },
   };
+}
+
+/** A payload column, or an empty object for the events whose data the reader did not ask for. */
+function carried<C extends 'data' | 'metadata'>(column: C, { withDataOf }: DataSelection) {
+  if (withDataOf === undefined) return sql<EventRow[C]>`${sql.ref(column)}`.as(column);
+  if (withDataOf.length === 0) return sql<EventRow[C]>`'{}'::jsonb`.as(column);
+  return sql<EventRow[C]>`case when event_type in (${sql.join(withDataOf)}) then ${sql.ref(column)} else '{}'::jsonb end`.as(column);
 }
 
 function checkExpected(streamId: string, expected: ExpectedRevision, current: number): void {

@@ -28,9 +28,9 @@ async function rejectsWith(promise: Promise<unknown>, type: new (...args: any[])
 }
 
 /** Collects events from a subscription until `until` holds or the time runs out. */
-async function collect(store: EventStore, after: Position, until: (seen: RecordedEvent[]) => boolean, timeoutMs = 10_000) {
+async function collect(store: EventStore, after: Position, until: (seen: RecordedEvent[]) => boolean, timeoutMs = 10_000, withDataOf?: string[]) {
   const seen: RecordedEvent[] = [];
-  const subscription = store.subscribeToAll({ after, batchSize: 50 });
+  const subscription = store.subscribeToAll({ after, batchSize: 50, withDataOf });
   const timer = setTimeout(() => void subscription.stop(), timeoutMs);
   for await (const batch of subscription) {
     seen.push(...batch);
@@ -117,6 +117,17 @@ export function eventStoreContract(name: string, open: () => Promise<StoreUnderT
         expect(rest.map((e) => e.id)).to.not.include(all[0]!.id);
         expect(rest.map((e) => e.id)).to.include(all[1]!.id);
         expect(comparePositions(await store.headPosition(), all[2]!.position)).to.be.at.least(0);
+      });
+
+      it('a reader that names the types whose data it needs still gets every event, in order, with that data', async () => {
+        const head = await store.headPosition();
+        const s = stream();
+        await store.append(s, [ev(1), { type: 'ContractSkipped', data: { n: 2 } }, ev(3)], 'no_stream');
+        const read = (await store.readAll({ after: head, maxCount: 100, withDataOf: ['ContractTested'] })).filter((e) => e.streamId === s);
+        expect(read.map((e) => e.type)).to.deep.equal(['ContractTested', 'ContractSkipped', 'ContractTested']);
+        expect(read.filter((e) => e.type === 'ContractTested').map((e) => e.data)).to.deep.equal([{ n: 1 }, { n: 3 }]);
+        const waited = await collect(store, head, (events) => events.some((e) => e.streamId === s), 10_000, []);
+        expect(waited.find((e) => e.streamId === s)?.type).to.equal('ContractTested');
       });
 
       it('appendMany writes several streams and answers the last position', async () => {

@@ -13,6 +13,25 @@ eventStoreContract(
   { concurrentWriters: engineUnderTest === 'postgres' },
 );
 
+describe('postgres adapter: readers that need few types', () => {
+  it('do not carry the data of the other events', async () => {
+    const database = await freshDatabase();
+    const store = createPostgresEventStore(database.db);
+    try {
+      await store.append('page-1', [{ type: 'Wanted', data: { n: 1 } }, { type: 'Large', data: { rows: 'x'.repeat(10_000) } }], 'no_stream');
+      const [wanted, large] = await store.readAll({ withDataOf: ['Wanted'] });
+      expect(wanted!.data).to.deep.equal({ n: 1 });
+      expect(large!.type).to.equal('Large');
+      expect(large!.data).to.deep.equal({});
+      const [, full] = await store.readAll();
+      expect(full!.data).to.deep.equal({ rows: 'x'.repeat(10_000) });
+    } finally {
+      await store.close();
+      await database.close();
+    }
+  });
+});
+
 describe('postgres adapter: a transaction that commits late', () => {
   // Deterministic form of the sequence-gap race: an early global position held open by a slow
   // transaction while a later one commits and is read.

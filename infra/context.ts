@@ -23,6 +23,12 @@ export interface AppContext {
   readonly projections: ProjectionRunner | undefined;
   /** Read-your-writes: waits (bounded) until the read models include a position. */
   settle(position: Position | undefined): Promise<void>;
+  /**
+   * Waits (bounded, shorter) until this process's reactors have handled a position, so that a
+   * write whose effect a reactor carries upstream (a favorite into the media server's playlist)
+   * answers once that effect is done. Without reactors in this process it returns at once.
+   */
+  settleReactions(position: Position | undefined): Promise<void>;
   /** Tests check every response against its declared schema. */
   readonly validateResponses: boolean;
 }

@@ -24,10 +24,12 @@ import { bootstrapAdmin } from '../command/auth/bootstrap-admin.ts';
 import { usernameKey } from '../shared/usernames.ts';
 import { taskDefinitions } from './tasks/registry.ts';
 import { TaskRunner } from './tasks/runner.ts';
-import { startReactor } from './reactors/reactor.ts';
+import { type RunningReactor, startReactor } from './reactors/reactor.ts';
 import { reactors } from './reactors/registry.ts';
 
 const SETTLE_TIMEOUT_MS = 5000;
+/** A reaction waits on an upstream: past this the answer goes out and the reaction finishes on its own. */
+const REACTION_SETTLE_TIMEOUT_MS = 3000;
 
 export interface ServiceOptions {
   /** An already open database (tests hand in a clone of a migrated template). */
@@ -60,6 +62,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     if (projector === 'users') auth.sessions.invalidate(events.map((e) => usernameKey((e.data as { username: string }).username)));
   });
 
+  let runningReactors: RunningReactor[] = [];
   const ctx: AppContext = {
     config,
     secrets,
@@ -71,6 +74,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
     auth,
     projections,
     validateResponses: options.validateResponses ?? false,
+    async settleReactions(position) {
+      if (!position) return;
+      await activity.aside(() => Promise.all(runningReactors.map((r) => r.waitFor(position, REACTION_SETTLE_TIMEOUT_MS))));
+    },
     async settle(position) {
       if (!position) return;
       await activity.aside(() =>
@@ -81,7 +88,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const app = createApp(ctx, routes, activity);
   let server: Server | undefined;
   let stopMaintenance = () => {};
-  let runningReactors: { stop(): Promise<void> }[] = [];
 
   return {
     ctx,

@@ -30,6 +30,7 @@ async function docOf(db: Kysely<Database>, kind: Kind, id: string) {
 export async function addFavoriteAnswer(ctx: AppContext, user: SessionUser, kind: Kind, id: string): Promise<FavoriteRow> {
   const done = await meCommands(ctx, user).addFavorite(kind, id);
   await ctx.settle(done.position);
+  await ctx.settleReactions(done.position);
   const row = (await listFavorites(ctx.db, usernameKey(user.username), kind, done.canonicalId))[0];
   return row ?? { ...(await docOf(ctx.db, kind, done.canonicalId)), canonical_id: done.canonicalId, added_at: new Date().toISOString() };
 }
@@ -37,6 +38,7 @@ export async function addFavoriteAnswer(ctx: AppContext, user: SessionUser, kind
 export async function removeFavoriteAnswer(ctx: AppContext, user: SessionUser, kind: Kind, id: string): Promise<RemovedAnswer> {
   const done = await meCommands(ctx, user).removeFavorite(kind, id);
   await ctx.settle(done.position);
+  await ctx.settleReactions(done.position);
   return { kind, canonical_id: done.canonicalId, removed: done.changed };
 }
 

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { type AllSubscription, decodePosition, encodePosition, type Position } from '../eventstore/event-store.ts';
 import { log } from '../logger.ts';
 import type { StoredEvent } from '../projections/projector.ts';
+import { PositionWaiters } from '../projections/wait-for-position.ts';
 import type { DomainEventType } from '../../shared/events/index.ts';
 
 /**
@@ -51,18 +52,26 @@ async function reactOnce(ctx: AppContext, reactor: Reactor, event: StoredEvent, 
  * Runs a reactor until stopped. A reactor seen for the first time starts at the head of the log:
  * what came before it is the business of an explicit reconcile, not of a replay.
  */
-export function startReactor(ctx: AppContext, reactor: Reactor): { stop(): Promise<void> } {
+export interface RunningReactor {
+  stop(): Promise<void>;
+  /** Resolves true once the reactor has handled the log up to `target`, false after the timeout. */
+  waitFor(target: Position, timeoutMs: number): Promise<boolean>;
+}
+
+export function startReactor(ctx: AppContext, reactor: Reactor): RunningReactor {
   let subscription: AllSubscription | undefined;
   let stopped = false;
   const handles = new Set<string>(reactor.handles);
+  const handled = new PositionWaiters();
   const loop = (async () => {
     let after = await readCheckpoint(ctx, reactor.name);
     if (!after) {
       after = await ctx.store.headPosition();
       await saveCheckpoint(ctx, reactor.name, after);
     }
+    handled.reached(after);
     if (stopped) return;
-    subscription = ctx.store.subscribeToAll({ after, batchSize: 200 });
+    subscription = ctx.store.subscribeToAll({ after, batchSize: 200, withDataOf: reactor.handles });
     let savedAt = Date.now();
     for await (const batch of subscription) {
       const mine = batch.filter((e) => handles.has(e.type)) as StoredEvent[];
@@ -70,10 +79,12 @@ export function startReactor(ctx: AppContext, reactor: Reactor): { stop(): Promi
         if (stopped) return;
         await reactOnce(ctx, reactor, event, () => stopped);
       }
+      const last = batch[batch.length - 1]!.position;
       if (mine.length > 0 || Date.now() - savedAt > IDLE_CHECKPOINT_MS) {
-        await saveCheckpoint(ctx, reactor.name, batch[batch.length - 1]!.position);
+        await saveCheckpoint(ctx, reactor.name, last);
         savedAt = Date.now();
       }
+      handled.reached(last);
     }
   })().catch((error) => log.error('reactor: stopped on an error', { reactor: reactor.name, error: (error as Error).message }));
   return {
@@ -82,5 +93,6 @@ export function startReactor(ctx: AppContext, reactor: Reactor): { stop(): Promi
       await subscription?.stop();
       await loop;
     },
+    waitFor: (target, timeoutMs) => handled.waitFor(target, timeoutMs),
   };
 }

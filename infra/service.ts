@@ -93,7 +93,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     ctx,
     app,
     async start() {
-      if (database.pglite) stopMaintenance = startEmbeddedMaintenance(database.pglite);
+      if (database.pglite) stopMaintenance = startEmbeddedMaintenance(database.pglite, () => activity.quiet(250, 5000));
       if (projections) {
         await projections.start();
         await projections.waiters.waitFor(await store.headPosition(), 60_000);

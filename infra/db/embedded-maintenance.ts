@@ -1,16 +1,64 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { log } from '../logger.ts';
 
-const CHECKPOINT_EVERY_MS = 60_000;
+const MAINTAIN_EVERY_MS = 60_000;
+
+/** autovacuum's default thresholds: a table is due once this many rows changed (base + scale × live rows). */
+const VACUUM_DUE = { base: 50, scale: 0.2 };
+const ANALYZE_DUE = { base: 50, scale: 0.1 };
+/** A table with no statistics at all (a database filled before this ran, statistics lost in a crash) is analyzed once it holds this much. */
+const NEVER_ANALYZED_BYTES = 1 << 20;
+
+interface TableActivity {
+  name: string;
+  live: number;
+  dead: number;
+  modified: number;
+  never_analyzed: boolean;
+}
 
 /**
- * PGlite runs PostgreSQL in single-user mode: no checkpointer process runs, so the write-ahead
- * log would grow without bound. A periodic CHECKPOINT lets it recycle its segments.
+ * PGlite runs PostgreSQL in single-user mode: no checkpointer and no autovacuum run. Without a
+ * checkpoint the write-ahead log grows without bound; without ANALYZE the planner guesses, and
+ * after a long import the dashboard's plans were 3.7× slower (50 ms instead of 13 ms at 100,000
+ * scrobbles); without VACUUM every counter update leaves a dead row behind. So this does what those
+ * processes would: every minute a CHECKPOINT, then VACUUM and ANALYZE of the tables past
+ * autovacuum's thresholds, one statement at a time, each after a quiet moment of the API (the
+ * connection is shared, so a statement holds requests back while it runs).
  */
-export function startEmbeddedMaintenance(pglite: PGlite): () => void {
+export function startEmbeddedMaintenance(pglite: PGlite, quietMoment: () => Promise<void>): () => void {
+  let running = false;
   const timer = setInterval(() => {
-    pglite.exec('CHECKPOINT').catch((error) => log.warn('embedded database checkpoint failed', { error: String(error) }));
-  }, CHECKPOINT_EVERY_MS);
+    if (running) return;
+    running = true;
+    maintain(pglite, quietMoment)
+      .catch((error) => log.warn('embedded database maintenance failed', { error: String(error) }))
+      .finally(() => (running = false));
+  }, MAINTAIN_EVERY_MS);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+export async function maintain(pglite: PGlite, quietMoment: () => Promise<void>): Promise<void> {
+  await pglite.exec('CHECKPOINT');
+  for (const table of await tablesDue(pglite)) {
+    const vacuum = table.dead > VACUUM_DUE.base + VACUUM_DUE.scale * table.live;
+    const analyze = table.never_analyzed || table.modified > ANALYZE_DUE.base + ANALYZE_DUE.scale * table.live;
+    if (!vacuum && !analyze) continue;
+    await quietMoment();
+    const name = `"${table.name.replaceAll('"', '""')}"`;
+    const started = performance.now();
+    await pglite.exec(vacuum ? `VACUUM ${analyze ? '(ANALYZE) ' : ''}${name}` : `ANALYZE ${name}`);
+    log.debug('embedded database maintenance', { table: table.name, vacuum, analyze, ms: Math.round(performance.now() - started) });
+  }
+}
+
+async function tablesDue(pglite: PGlite): Promise<TableActivity[]> {
+  const { rows } = await pglite.query<{ name: string; live: number | bigint; dead: number | bigint; modified: number | bigint; never_analyzed: boolean }>(
+    `select s.relname as name, s.n_live_tup as live, s.n_dead_tup as dead, s.n_mod_since_analyze as modified,
+            (c.reltuples < 0 and pg_relation_size(c.oid) > ${NEVER_ANALYZED_BYTES}) as never_analyzed
+       from pg_stat_user_tables s join pg_class c on c.oid = s.relid
+      where s.schemaname = current_schema()`,
+  );
+  return rows.map((r) => ({ name: r.name, live: Number(r.live), dead: Number(r.dead), modified: Number(r.modified), never_analyzed: r.never_analyzed }));
 }

@@ -19,9 +19,9 @@ interface TableActivity {
 
 /**
  * PGlite runs PostgreSQL in single-user mode: no checkpointer and no autovacuum run. Without a
- * checkpoint the write-ahead log grows without bound; without ANALYZE the planner guesses, and
- * after a long import the dashboard's plans were 3.7× slower (50 ms instead of 13 ms at 100,000
- * scrobbles); without VACUUM every counter update leaves a dead row behind. So this does what those
+ * checkpoint the write-ahead log grows without bound; without ANALYZE the planner guesses (after
+ * a long import the dashboard answered about 3× slower); without VACUUM every counter update
+ * leaves a dead row behind. So this does what those
  * processes would: every minute a CHECKPOINT, then VACUUM and ANALYZE of the tables past
  * autovacuum's thresholds, one statement at a time, each after a quiet moment of the API (the
  * connection is shared, so a statement holds requests back while it runs).

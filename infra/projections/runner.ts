@@ -153,7 +153,7 @@ export class ProjectionRunner {
   private async processBatch(lane: Lane, upTo: Position | undefined): Promise<boolean> {
     await this.options.beforeBatch?.();
     const started = performance.now();
-    let batch = await this.store.readAll({ after: lane.position, maxCount: this.batchSizeOf(lane), withDataOf: lane.projectors.flatMap((p) => p.handles) });
+    let batch = await this.store.readAll({ after: lane.position, maxCount: this.batchSizeOf(lane), withDataOf: [...new Set(lane.projectors.flatMap((p) => p.handles))] });
     if (upTo) batch = batch.filter((e) => comparePositions(e.position, upTo) <= 0);
     batch = this.cutByWeight(lane, batch);
     if (batch.length === 0) return false;

@@ -48,16 +48,16 @@ async function reactOnce(ctx: AppContext, reactor: Reactor, event: StoredEvent, 
   }
 }
 
-/**
- * Runs a reactor until stopped. A reactor seen for the first time starts at the head of the log:
- * what came before it is the business of an explicit reconcile, not of a replay.
- */
 export interface RunningReactor {
   stop(): Promise<void>;
   /** Resolves true once the reactor has handled the log up to `target`, false after the timeout. */
   waitFor(target: Position, timeoutMs: number): Promise<boolean>;
 }
 
+/**
+ * Runs a reactor until stopped. A reactor seen for the first time starts at the head of the log:
+ * what came before it is the business of an explicit reconcile, not of a replay.
+ */
 export function startReactor(ctx: AppContext, reactor: Reactor): RunningReactor {
   let subscription: AllSubscription | undefined;
   let stopped = false;

@@ -1,45 +1,104 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
-import { type Position, START, comparePositions, decodePosition, encodePosition } from '../eventstore/event-store.ts';
+import { type Position, decodePosition, encodePosition } from '../eventstore/event-store.ts';
 
 export interface ProjectionCheckpointsTable {
   name: string;
   version: number;
   position: string;
+  state: CheckpointState;
+  stalled_since: Date | null;
+  stalled_event_position: string | null;
+  stalled_event_id: string | null;
+  stalled_stream: string | null;
+  stalled_event_type: string | null;
+  stalled_error: string | null;
   updated_at: Date;
+}
+
+/** `rebuilding`: replaying behind the live read models; `stalled`: stopped on an event (see Stall). */
+export type CheckpointState = 'live' | 'rebuilding' | 'stalled';
+
+/** Where a projector stopped: the event it kept failing on. Its checkpoint is the position before it. */
+export interface Stall {
+  eventPosition: Position;
+  eventId: string;
+  stream: string;
+  type: string;
+  error: string;
+  since: Date;
 }
 
 export interface Checkpoint {
   name: string;
   version: number;
   position: Position;
+  state: CheckpointState;
+  stall: Stall | null;
 }
+
+type Executor = Transaction<Database> | Kysely<Database>;
 
 export async function readCheckpoints(db: Kysely<Database>): Promise<Map<string, Checkpoint>> {
   const rows = await db.selectFrom('projection_checkpoints').selectAll().execute();
-  return new Map(rows.map((r) => [r.name, { name: r.name, version: r.version, position: decodePosition(r.position) }]));
+  return new Map(rows.map((r) => [r.name, checkpointOf(r)]));
 }
 
-export async function saveCheckpoints(
-  trx: Transaction<Database> | Kysely<Database>,
-  checkpoints: { name: string; version: number; position: Position }[],
-): Promise<void> {
+function checkpointOf(r: ProjectionCheckpointsTable): Checkpoint {
+  const stall: Stall | null =
+    r.state === 'stalled' && r.stalled_event_position
+      ? {
+          eventPosition: decodePosition(r.stalled_event_position),
+          eventId: r.stalled_event_id ?? '',
+          stream: r.stalled_stream ?? '',
+          type: r.stalled_event_type ?? '',
+          error: r.stalled_error ?? '',
+          since: new Date(r.stalled_since ?? r.updated_at),
+        }
+      : null;
+  return { name: r.name, version: r.version, position: decodePosition(r.position), state: stall ? 'stalled' : r.state, stall };
+}
+
+const NO_STALL = {
+  stalled_since: null,
+  stalled_event_position: null,
+  stalled_event_id: null,
+  stalled_stream: null,
+  stalled_event_type: null,
+  stalled_error: null,
+} as const;
+
+/** Moves checkpoints (in the batch's transaction); a projector that moves is no longer stalled. */
+export async function saveCheckpoints(trx: Executor, checkpoints: { name: string; version: number; position: Position; state: 'live' | 'rebuilding' }[]): Promise<void> {
   if (checkpoints.length === 0) return;
+  const rows = checkpoints.map((c) => ({ name: c.name, version: c.version, position: encodePosition(c.position), state: c.state, ...NO_STALL, updated_at: new Date() }));
+  await upsert(trx, rows);
+}
+
+/** Records a projector as stalled at `position` (the last event it applied) on `stall.eventPosition`. */
+export async function saveStall(trx: Executor, checkpoint: { name: string; version: number; position: Position }, stall: Stall): Promise<void> {
+  await upsert(trx, [
+    {
+      name: checkpoint.name,
+      version: checkpoint.version,
+      position: encodePosition(checkpoint.position),
+      state: 'stalled',
+      stalled_since: stall.since,
+      stalled_event_position: encodePosition(stall.eventPosition),
+      stalled_event_id: stall.eventId,
+      stalled_stream: stall.stream,
+      stalled_event_type: stall.type,
+      stalled_error: stall.error,
+      updated_at: new Date(),
+    },
+  ]);
+}
+
+async function upsert(trx: Executor, rows: ProjectionCheckpointsTable[]): Promise<void> {
+  const columns = Object.keys(rows[0]!).filter((c) => c !== 'name') as (keyof ProjectionCheckpointsTable)[];
   await trx
     .insertInto('projection_checkpoints')
-    .values(checkpoints.map((c) => ({ name: c.name, version: c.version, position: encodePosition(c.position), updated_at: new Date() })))
-    .onConflict((oc) =>
-      oc.column('name').doUpdateSet({
-        version: sql`excluded.version`,
-        position: sql`excluded.position`,
-        updated_at: sql`excluded.updated_at`,
-      }),
-    )
+    .values(rows)
+    .onConflict((oc) => oc.column('name').doUpdateSet(Object.fromEntries(columns.map((c) => [c, sql.ref(`excluded.${c}`)]))))
     .execute();
-}
-
-/** The furthest position any projector has reached: the live read models' position. */
-export async function livePosition(db: Kysely<Database>): Promise<Position> {
-  const rows = await db.selectFrom('projection_checkpoints').select('position').execute();
-  return rows.map((r) => decodePosition(r.position)).reduce((a, b) => (comparePositions(a, b) >= 0 ? a : b), START);
 }

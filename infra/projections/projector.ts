@@ -33,3 +33,9 @@ export function oneByOne<E extends DomainEvent>(applyOne: (trx: Transaction<Data
     for (const event of events) await applyOne(trx, event as StoredEvent & E);
   };
 }
+
+/** The names of the projectors that read any of `types`; undefined (every projector) when `types` is. */
+export function projectorsHandling(projectors: readonly Projector[], types: ReadonlySet<string> | undefined): ReadonlySet<string> | undefined {
+  if (!types) return undefined;
+  return new Set(projectors.filter((p) => p.handles.some((t) => types.has(t))).map((p) => p.name));
+}

@@ -2,63 +2,41 @@ import { setImmediate as yieldToIo } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { log } from '../logger.ts';
 import type { Database } from '../db/database.ts';
-import { type EventStore, type Position, START, comparePositions } from '../eventstore/event-store.ts';
+import { type EventStore, type Position, type RecordedEvent, START, comparePositions } from '../eventstore/event-store.ts';
+import { type BatchOutcome, applyBatch } from './apply-batch.ts';
+import { BatchSizer } from './batch-sizer.ts';
 import { readCheckpoints, saveCheckpoints } from './checkpoints.ts';
-import { type Lane, lanesFrom, leaderOf, mergeLanes } from './lanes.ts';
-import type { Projector, StoredEvent } from './projector.ts';
-import { PositionWaiters } from './wait-for-position.ts';
+import { type Lane, lanesAtStart, leaderOf, mergeLanes, promoteLeader } from './lanes.ts';
+import { type Projector, type StoredEvent, projectorsHandling } from './projector.ts';
+import { RebuildRequests, type RebuildProgress } from './rebuild-requests.ts';
+import { type RunnerOptions, backoff, maxAttempts } from './runner-options.ts';
+import { type ProjectorStatus, statusOf } from './status.ts';
+import { Stalls, errorText } from './stalls.ts';
+import { waitForLog } from './wait-for-log.ts';
+import { ProjectorWaiters } from './wait-for-position.ts';
 
-export interface RebuildProgress {
-  processed: number;
-  total: number;
-}
-
-interface RebuildRequest {
-  names: string[];
-  total: number;
-  /** The head of the log when the rebuild was asked for: done once its projectors pass it. */
-  target: Position;
-  onProgress: (p: RebuildProgress) => void;
-  done: (events: number) => void;
-  failed: (error: unknown) => void;
-}
-
-export interface RunnerOptions {
-  /** Events per batch (the ceiling when `sliceMs` is set). */
-  batchSize?: number;
-  /**
-   * Target time one batch may hold the database. PGlite is a single connection: a request waits
-   * for the batch in progress, so batches are sized from the last one's duration to keep that wait
-   * short while a rebuild or a long catch-up runs; read before each resize, so it can follow how
-   * busy the API is. Unset on PostgreSQL, where requests have their own connections.
-   */
-  sliceMs?: () => number;
-  /** Awaited before each batch: lets the API go first on a shared connection. */
-  beforeBatch?: () => Promise<void>;
-  retryMs?: number;
-}
-
-const MIN_SLICED_BATCH = 10;
-
-interface ActiveRebuild extends RebuildRequest {
-  processed: number;
-}
+export type { RebuildProgress, RunnerOptions };
 
 /**
  * Runs every projector over the log. Projectors at the same position share a lane and one
- * transaction per batch (rows and checkpoints together). A rebuilt projector starts a lane of its
- * own at the start of the log, reads up to the live lane's position in turns with it, and joins it
- * there, so live read models keep up while a rebuild runs.
+ * transaction per batch (rows and checkpoints together), each applying in a savepoint of its own. A
+ * projector that throws is rolled back alone and split out at its old position: it retries with
+ * backoff on its own timer, then stalls on the exact event it fails on, while the others keep their
+ * pace. A rebuilt projector starts a lane of its own at the start of the log, reads up to the live
+ * lane's position in turns with it, and joins it there, so live read models keep up while it runs.
  */
 export class ProjectionRunner {
   private lanes: Lane[] = [];
-  private readonly pending: RebuildRequest[] = [];
-  private active: ActiveRebuild[] = [];
+  private readonly stalls = new Stalls();
+  private readonly sizer: BatchSizer;
+  private readonly rebuilds: RebuildRequests;
   private wake = new AbortController();
   private stopped = false;
   private loop: Promise<void> | undefined;
   private readonly listeners: ((projector: string, events: StoredEvent[]) => void)[] = [];
-  readonly waiters = new PositionWaiters();
+  /** When the last step began: failing lanes due by then had their turn. */
+  private steppedAt = 0;
+  readonly waiters: ProjectorWaiters;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -71,9 +49,15 @@ export class ProjectionRunner {
       if (names.has(p.name)) throw new Error(`duplicate projector name ${p.name}`);
       names.add(p.name);
     }
+    this.waiters = new ProjectorWaiters([...names]);
+    this.sizer = new BatchSizer(options);
+    this.rebuilds = new RebuildRequests(db, store, projectors, () => this.wake.abort());
   }
 
-  /** Loads checkpoints, resets projectors whose version changed, and starts the loop. */
+  /**
+   * Loads checkpoints, resets projectors whose version changed, and starts the loop. A projector
+   * stalled before gets one more attempt (a fixed or upgraded projector carries on).
+   */
   async start(): Promise<void> {
     const stored = await readCheckpoints(this.db);
     const bumped = this.projectors.filter((p) => stored.get(p.name)?.version !== p.version);
@@ -82,9 +66,11 @@ export class ProjectionRunner {
       if (known.length > 0) log.info('projections: version changed, rebuilding', { projectors: known });
       await this.reset(bumped);
     }
-    const positionOf = (p: Projector) => (bumped.includes(p) ? START : stored.get(p.name)!.position);
-    this.lanes = lanesFrom(this.projectors, positionOf);
-    this.publishPosition();
+    const { lanes, stalls } = lanesAtStart(this.projectors, (p) => (bumped.includes(p) ? undefined : stored.get(p.name)), maxAttempts(this.options));
+    for (const [name, stall] of stalls) this.stalls.remember(name, stall);
+    this.lanes = lanes;
+    await this.joinLanes();
+    this.publishProgress();
     this.loop = this.run();
   }
 
@@ -99,20 +85,23 @@ export class ProjectionRunner {
     this.listeners.push(listener);
   }
 
-  /** Position of the live read models. */
-  position(): Position {
-    return leaderOf(this.lanes)?.position ?? START;
+  /** Each projector's state and position, for readiness and operators. */
+  status(): ProjectorStatus[] {
+    return statusOf(this.projectors, this.lanes, this.stalls.stalled);
+  }
+
+  /**
+   * Read-your-writes: resolves true once every projector that reads one of `types` (all of them when
+   * absent) has passed `target`, false after the timeout. Stalled projectors and rebuilds never hold a
+   * writer back.
+   */
+  waitFor(target: Position, types: ReadonlySet<string> | undefined, timeoutMs: number): Promise<boolean> {
+    return this.waiters.waitFor(target, timeoutMs, projectorsHandling(this.projectors, types));
   }
 
   /** Empties the named read models and replays the log into them; resolves with the events replayed. */
-  async rebuild(names: string[], onProgress: (p: RebuildProgress) => void = () => {}): Promise<number> {
-    const unknown = names.filter((n) => !this.projectors.some((p) => p.name === n));
-    if (unknown.length > 0) throw new Error(`unknown projectors: ${unknown.join(', ')}`);
-    const [total, target] = await Promise.all([this.countEvents(), this.store.headPosition()]);
-    return new Promise((done, failed) => {
-      this.pending.push({ names, total, target, onProgress, done, failed });
-      this.wake.abort();
-    });
+  rebuild(names: string[], onProgress: (p: RebuildProgress) => void = () => {}): Promise<number> {
+    return this.rebuilds.request(names, onProgress);
   }
 
   private async run(): Promise<void> {
@@ -124,146 +113,136 @@ export class ProjectionRunner {
         await this.startPendingRebuilds();
         const progressed = await this.step();
         failures = 0;
-        if (!progressed) await this.waitForEvents();
+        if (!progressed) await waitForLog(this.store, this.lanes, this.steppedAt, this.wake.signal);
         else await yieldToIo();
       } catch (error) {
+        // Not a projector's failure (those are handled per projector): the database or the log.
         failures += 1;
-        const delay = Math.min(30_000, (this.options.retryMs ?? 500) * 2 ** Math.min(failures - 1, 6));
-        log.error('projections: batch failed, retrying', { error: String(error), delay_ms: delay });
+        const delay = backoff(this.options, failures);
+        log.error('projections: batch failed, retrying', { error: errorText(error), delay_ms: delay });
         await sleep(delay, this.wake.signal);
       }
     }
   }
 
-  /** One batch for every lane; returns whether anything moved. */
+  /** One batch for every lane whose turn it is; returns whether anything moved. */
   private async step(): Promise<boolean> {
     const leader = leaderOf(this.lanes);
     if (!leader) return false;
     let progressed = false;
+    this.steppedAt = Date.now();
     for (const lane of [...this.lanes]) {
+      if (lane.failure && lane.failure.retryAt > this.steppedAt) continue;
       const limit = lane === leader ? undefined : leader.position;
       progressed = (await this.processBatch(lane, limit)) || progressed;
     }
-    this.lanes = mergeLanes(this.lanes);
-    this.settleRebuilds();
-    this.publishPosition();
+    await this.joinLanes();
+    this.rebuilds.settle(this.lanes, this.stalls.stalled);
+    this.publishProgress();
     return progressed;
+  }
+
+  /** Merges lanes that met; a rebuild that joined the live read models is recorded live at once. */
+  private async joinLanes(): Promise<void> {
+    const rebuilding = this.lanes.filter((l) => l.rebuilding).flatMap((l) => l.projectors);
+    this.lanes = mergeLanes(this.lanes);
+    promoteLeader(this.lanes);
+    const joined = this.lanes.filter((l) => !l.rebuilding && !l.failure).flatMap((l) => l.projectors.filter((p) => rebuilding.includes(p)).map((p) => ({ p, l })));
+    await saveCheckpoints(this.db, joined.map(({ p, l }) => ({ name: p.name, version: p.version, position: l.position, state: 'live' })));
   }
 
   private async processBatch(lane: Lane, upTo: Position | undefined): Promise<boolean> {
     await this.options.beforeBatch?.();
     const started = performance.now();
-    let batch = await this.store.readAll({ after: lane.position, maxCount: this.batchSizeOf(lane), withDataOf: [...new Set(lane.projectors.flatMap((p) => p.handles))] });
-    if (upTo) batch = batch.filter((e) => comparePositions(e.position, upTo) <= 0);
-    batch = this.cutByWeight(lane, batch);
+    const batch = await this.readBatch(lane, upTo);
     if (batch.length === 0) return false;
+    const from = lane.position;
     const last = batch[batch.length - 1]!.position;
-    const applied: [string, StoredEvent[]][] = [];
-    await this.db.transaction().execute(async (trx) => {
-      for (const projector of lane.projectors) {
-        const handled = batch.filter((e) => projector.handles.includes(e.type as StoredEvent['type'])) as unknown as StoredEvent[];
-        if (handled.length === 0) continue;
-        await projector.apply(trx, handled);
-        applied.push([projector.name, handled]);
-      }
-      await saveCheckpoints(trx, lane.projectors.map((p) => ({ name: p.name, version: p.version, position: last })));
-    });
+    const earlier = lane.failure;
+    const outcome = await applyBatch(this.db, lane.projectors, batch, { position: last, state: lane.rebuilding && upTo ? 'rebuilding' : 'live' });
+    lane.projectors = lane.projectors.filter((p) => !outcome.failed.some(([failed]) => failed === p));
     lane.position = last;
-    this.resize(lane, batch.length, performance.now() - started);
-    for (const [name, events] of applied) for (const listener of this.listeners) listener(name, events);
-    for (const rebuild of this.active) if (lane.projectors.some((p) => p.name === rebuild.names[0])) rebuild.processed += batch.length;
-    return true;
-  }
-
-  /** The longest prefix (at least one event) whose weight stays within the lane's batch size. */
-  private cutByWeight<E extends { type: string }>(lane: Lane, batch: E[]): E[] {
-    const weighed = lane.projectors.filter((p) => p.weight);
-    if (weighed.length === 0) return batch;
-    const budget = this.batchSizeOf(lane);
-    let total = 0;
-    for (let i = 0; i < batch.length; i++) {
-      const event = batch[i]! as unknown as StoredEvent;
-      const weights = weighed.filter((p) => p.handles.includes(event.type)).map((p) => p.weight!(event));
-      total += Math.max(1, ...weights);
-      if (total > budget && i > 0) return batch.slice(0, i);
+    if (earlier && outcome.failed.length === 0) {
+      lane.failure = undefined;
+      log.info('projections: projector recovered', { projectors: lane.projectors.map((p) => p.name), attempts: earlier.attempts });
     }
-    return batch;
+    if (lane.projectors.length > 0) this.sizer.resize(lane, batch.length, performance.now() - started);
+    this.notify(outcome.applied);
+    this.rebuilds.count(lane, batch.length);
+    const attempts = (earlier?.attempts ?? 0) + 1;
+    const failing = outcome.failed.map(([projector, error]) => this.retryAlone(projector, { position: from, rebuilding: lane.rebuilding }, attempts, error));
+    for (const split of failing) if (attempts >= maxAttempts(this.options)) await this.stall(split, upTo);
+    return lane.projectors.length > 0;
   }
 
-  /** Batch size per lane, keyed by its first projector (lanes are rebuilt as they merge). */
-  private readonly sizes = new Map<string, number>();
-
-  private batchSizeOf(lane: Lane): number {
-    return this.sizes.get(lane.projectors[0]!.name) ?? this.options.batchSize ?? 200;
+  /** The lane's next batch: after its position, up to `upTo`, within its size and weight. */
+  private async readBatch(lane: Lane, upTo: Position | undefined): Promise<RecordedEvent[]> {
+    const withDataOf = [...new Set(lane.projectors.flatMap((p) => p.handles))];
+    let batch = await this.store.readAll({ after: lane.position, maxCount: this.sizer.sizeOf(lane), withDataOf });
+    if (upTo) batch = batch.filter((e) => comparePositions(e.position, upTo) <= 0);
+    return this.sizer.cutByWeight(lane, batch);
   }
 
-  /** Scales the lane's next batch towards `sliceMs`, halfway each time so one slow batch does not swing it. */
-  private resize(lane: Lane, events: number, elapsedMs: number): void {
-    if (!this.options.sliceMs || events < this.batchSizeOf(lane)) return;
-    const ideal = (events * this.options.sliceMs()) / Math.max(elapsedMs, 0.1);
-    const next = Math.round((this.batchSizeOf(lane) + ideal) / 2);
-    this.sizes.set(lane.projectors[0]!.name, Math.max(MIN_SLICED_BATCH, Math.min(this.options.batchSize ?? 200, next)));
+  /** A projector's batch failed: it leaves its lane for one of its own at `at`, retried after a backoff. */
+  private retryAlone(projector: Projector, at: Pick<Lane, 'position' | 'rebuilding'>, attempts: number, error: unknown): Lane {
+    const delay = backoff(this.options, attempts);
+    const lane: Lane = { projectors: [projector], ...at, failure: { attempts, retryAt: Date.now() + delay, error: errorText(error) } };
+    this.lanes.push(lane);
+    if (attempts < maxAttempts(this.options)) log.warn('projections: projector failed, retrying alone', { projector: projector.name, attempt: attempts, delay_ms: delay, error: errorText(error) });
+    return lane;
   }
 
+  /** Past the bound: applies the events before the one the projector fails on, and stops it there. */
+  private async stall(lane: Lane, upTo: Position | undefined): Promise<void> {
+    const projector = lane.projectors[0]!;
+    await this.options.beforeBatch?.();
+    const batch = await this.readBatch(lane, upTo);
+    const located = await this.stalls.stop(this.db, projector, batch, lane.position, lane.rebuilding && upTo ? 'rebuilding' : 'live');
+    this.notify([[projector, located.applied]]);
+    lane.position = located.position;
+    if (located.stall) this.lanes = this.lanes.filter((l) => l !== lane);
+    else lane.failure = undefined;
+  }
+
+  private notify(applied: BatchOutcome['applied']): void {
+    for (const [projector, events] of applied) {
+      if (events.length === 0) continue;
+      for (const listener of this.listeners) {
+        try {
+          listener(projector.name, events);
+        } catch (error) {
+          log.error('projections: an applied-events listener failed', { projector: projector.name, error: errorText(error) });
+        }
+      }
+    }
+  }
+
+  /** Rebuilt projectors leave their lanes (or their stall) for a lane of their own at the start. */
   private async startPendingRebuilds(): Promise<void> {
-    while (this.pending.length > 0) {
-      const request = this.pending.shift()!;
-      const projectors = this.projectors.filter((p) => request.names.includes(p.name));
-      try {
-        await this.reset(projectors);
-      } catch (error) {
-        request.failed(error);
-        continue;
-      }
+    for (const projectors of await this.rebuilds.startPending((projectors) => this.reset(projectors))) {
       for (const lane of this.lanes) lane.projectors = lane.projectors.filter((p) => !projectors.includes(p));
-      const lane: Lane = { projectors, position: START };
-      this.lanes = [...this.lanes.filter((l) => l.projectors.length > 0), lane];
-      this.active.push({ ...request, processed: 0 });
-    }
-  }
-
-  private settleRebuilds(): void {
-    for (const rebuild of [...this.active]) {
-      const lane = this.lanes.find((l) => l.projectors.some((p) => p.name === rebuild.names[0]));
-      rebuild.onProgress({ processed: rebuild.processed, total: rebuild.total });
-      if (lane && comparePositions(lane.position, rebuild.target) >= 0) {
-        this.active = this.active.filter((r) => r !== rebuild);
-        rebuild.done(rebuild.processed);
-      }
+      this.lanes = [...this.lanes.filter((l) => l.projectors.length > 0), { projectors, position: START, rebuilding: true }];
     }
   }
 
   private async reset(projectors: Projector[]): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       for (const table of new Set(projectors.flatMap((p) => p.tables))) await trx.deleteFrom(table as never).execute();
-      await saveCheckpoints(trx, projectors.map((p) => ({ name: p.name, version: p.version, position: START })));
+      await saveCheckpoints(trx, projectors.map((p) => ({ name: p.name, version: p.version, position: START, state: 'rebuilding' })));
     });
+    this.stalls.forget(projectors.map((p) => p.name));
   }
 
-  private async waitForEvents(): Promise<void> {
-    if (this.stopped || this.wake.signal.aborted) return;
-    // Only to learn that the log moved: the next batch reads the events themselves.
-    const subscription = this.store.subscribeToAll({ after: this.position(), batchSize: 1, withDataOf: [] });
-    const wake = this.wake.signal;
-    const stopOnWake = () => void subscription.stop();
-    wake.addEventListener('abort', stopOnWake, { once: true });
-    try {
-      for await (const _ of subscription) break;
-    } finally {
-      wake.removeEventListener('abort', stopOnWake);
-      await subscription.stop();
+  /** Stalled projectors and rebuilds behind the live lane are never waited for. */
+  private publishProgress(): void {
+    const leader = leaderOf(this.lanes);
+    const progress = new Map<string, Position | null>();
+    for (const lane of this.lanes) {
+      const waited = !lane.rebuilding || lane === leader;
+      for (const p of lane.projectors) progress.set(p.name, waited ? lane.position : null);
     }
-  }
-
-  private publishPosition(): void {
-    this.waiters.reached(this.position());
-  }
-
-  /** Progress needs a total; only the Postgres store can count cheaply. */
-  private async countEvents(): Promise<number> {
-    if (this.store.kind !== 'postgres') return 0;
-    const row = await this.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    return Number(row.n);
+    for (const name of this.stalls.stalled.keys()) progress.set(name, null);
+    this.waiters.update(progress);
   }
 }
 

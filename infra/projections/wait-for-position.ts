@@ -1,22 +1,42 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { type Position, START, comparePositions } from '../eventstore/event-store.ts';
-import { livePosition } from './checkpoints.ts';
+import { readCheckpoints } from './checkpoints.ts';
+
+/**
+ * Where each projector stands, for read-your-writes: null for a projector nobody waits for (stalled,
+ * or rebuilding behind the live read models, whose read model is incomplete anyway).
+ */
+export type Progress = ReadonlyMap<string, Position | null>;
+
+/** Whether every projector named (all when `projectors` is absent) has passed `target`. */
+export function hasPassed(progress: Progress, target: Position, projectors?: ReadonlySet<string>): boolean {
+  for (const [name, position] of progress) {
+    if (projectors && !projectors.has(name)) continue;
+    if (position && comparePositions(position, target) < 0) return false;
+  }
+  return true;
+}
 
 interface Waiter {
   target: Position;
+  projectors: ReadonlySet<string> | undefined;
   resolve: (reached: boolean) => void;
   timer: NodeJS.Timeout;
 }
 
-/** Read-your-writes inside the projector's process: resolves as soon as the live lane passes a position. */
-export class PositionWaiters {
-  private current: Position = START;
+/** Read-your-writes inside the projector's process: resolves once the projectors waited for pass a position. */
+export class ProjectorWaiters {
+  private progress: Progress;
   private waiters: Waiter[] = [];
 
-  reached(position: Position): void {
-    this.current = position;
-    const due = this.waiters.filter((w) => comparePositions(position, w.target) >= 0);
+  constructor(projectors: readonly string[]) {
+    this.progress = new Map(projectors.map((name) => [name, START]));
+  }
+
+  update(progress: Progress): void {
+    this.progress = progress;
+    const due = this.waiters.filter((w) => hasPassed(progress, w.target, w.projectors));
     if (due.length === 0) return;
     this.waiters = this.waiters.filter((w) => !due.includes(w));
     for (const w of due) {
@@ -25,12 +45,16 @@ export class PositionWaiters {
     }
   }
 
-  /** Resolves true once reached, false after the timeout: the write is durable either way. */
-  waitFor(target: Position, timeoutMs: number): Promise<boolean> {
-    if (comparePositions(this.current, target) >= 0) return Promise.resolve(true);
+  /**
+   * Resolves true once every projector named (every projector when absent) has passed `target`, false
+   * after the timeout: the write is durable either way.
+   */
+  waitFor(target: Position, timeoutMs: number, projectors?: ReadonlySet<string>): Promise<boolean> {
+    if (hasPassed(this.progress, target, projectors)) return Promise.resolve(true);
     return new Promise((resolve) => {
       const waiter: Waiter = {
         target,
+        projectors,
         resolve,
         timer: setTimeout(() => {
           this.waiters = this.waiters.filter((w) => w !== waiter);
@@ -43,10 +67,14 @@ export class PositionWaiters {
 }
 
 /** Read-your-writes for an API process without the projector role: polls the stored checkpoints. */
-export async function pollForPosition(db: Kysely<Database>, target: Position, timeoutMs: number): Promise<boolean> {
+export async function pollForPosition(db: Kysely<Database>, target: Position, timeoutMs: number, projectors?: ReadonlySet<string>): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    if (comparePositions(await livePosition(db), target) >= 0) return true;
+    const stored = await readCheckpoints(db);
+    // A projector that never saved a checkpoint stands at the start.
+    const progress = new Map<string, Position | null>([...(projectors ?? [])].map((name) => [name, START]));
+    for (const c of stored.values()) progress.set(c.name, c.state === 'live' ? c.position : null);
+    if (hasPassed(progress, target, projectors)) return true;
     if (Date.now() >= deadline) return false;
     await new Promise((r) => setTimeout(r, 25));
   }

@@ -3,7 +3,7 @@ import type { AppContext } from '../context.ts';
 import { type AllSubscription, decodePosition, encodePosition, type Position } from '../eventstore/event-store.ts';
 import { log } from '../logger.ts';
 import type { StoredEvent } from '../projections/projector.ts';
-import { PositionWaiters } from '../projections/wait-for-position.ts';
+import { ProjectorWaiters } from '../projections/wait-for-position.ts';
 import type { DomainEventType } from '../../shared/events/index.ts';
 
 /**
@@ -49,6 +49,7 @@ async function reactOnce(ctx: AppContext, reactor: Reactor, event: StoredEvent, 
 }
 
 export interface RunningReactor {
+  readonly handles: ReadonlySet<string>;
   stop(): Promise<void>;
   /** Resolves true once the reactor has handled the log up to `target`, false after the timeout. */
   waitFor(target: Position, timeoutMs: number): Promise<boolean>;
@@ -62,14 +63,15 @@ export function startReactor(ctx: AppContext, reactor: Reactor): RunningReactor 
   let subscription: AllSubscription | undefined;
   let stopped = false;
   const handles = new Set<string>(reactor.handles);
-  const handled = new PositionWaiters();
+  const handled = new ProjectorWaiters([reactor.name]);
+  const reached = (position: Position) => handled.update(new Map([[reactor.name, position]]));
   const loop = (async () => {
     let after = await readCheckpoint(ctx, reactor.name);
     if (!after) {
       after = await ctx.store.headPosition();
       await saveCheckpoint(ctx, reactor.name, after);
     }
-    handled.reached(after);
+    reached(after);
     if (stopped) return;
     subscription = ctx.store.subscribeToAll({ after, batchSize: 200, withDataOf: reactor.handles });
     let savedAt = Date.now();
@@ -84,10 +86,11 @@ export function startReactor(ctx: AppContext, reactor: Reactor): RunningReactor 
         await saveCheckpoint(ctx, reactor.name, last);
         savedAt = Date.now();
       }
-      handled.reached(last);
+      reached(last);
     }
   })().catch((error) => log.error('reactor: stopped on an error', { reactor: reactor.name, error: (error as Error).message }));
   return {
+    handles,
     async stop() {
       stopped = true;
       await subscription?.stop();

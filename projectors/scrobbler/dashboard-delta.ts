@@ -94,7 +94,7 @@ export class Delta {
       entity_key: entityKey,
       plays: 0,
       // Neutral bounds: least/greatest with the stored row keep the stored values.
-      first_uts: 2_147_483_647,
+      first_uts: Number.MAX_SAFE_INTEGER,
       last_uts: 0,
       ...names(row, kind),
     };

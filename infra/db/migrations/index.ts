@@ -12,6 +12,7 @@ import * as dashboard from './0010-dashboard.ts';
 import * as mediaserver from './0011-mediaserver.ts';
 import * as scrobblerCache from './0012-scrobbler-cache.ts';
 import * as mediaserverPlaylists from './0013-mediaserver-playlists.ts';
+import * as projectionHealth from './0014-projection-health.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011-mediaserver': mediaserver,
   '0012-scrobbler-cache': scrobblerCache,
   '0013-mediaserver-playlists': mediaserverPlaylists,
+  '0014-projection-health': projectionHealth,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

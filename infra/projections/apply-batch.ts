@@ -1,0 +1,89 @@
+import { type Kysely, type Transaction, sql } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { Position, RecordedEvent } from '../eventstore/event-store.ts';
+import { saveCheckpoints } from './checkpoints.ts';
+import type { Projector, StoredEvent } from './projector.ts';
+
+export interface BatchOutcome {
+  applied: [Projector, StoredEvent[]][];
+  failed: [Projector, unknown][];
+}
+
+export function handledBy(projector: Projector, events: RecordedEvent[]): StoredEvent[] {
+  return events.filter((e) => projector.handles.includes(e.type as StoredEvent['type'])) as unknown as StoredEvent[];
+}
+
+/**
+ * Applies one batch for a lane in one transaction: each projector in a savepoint of its own, so one
+ * that throws is rolled back alone and the others' rows and checkpoints still commit. A failure
+ * outside a projector (the database itself) fails the whole transaction.
+ */
+export async function applyBatch(
+  db: Kysely<Database>,
+  projectors: Projector[],
+  batch: RecordedEvent[],
+  checkpoint: { position: Position; state: 'live' | 'rebuilding' },
+): Promise<BatchOutcome> {
+  return db.transaction().execute(async (trx) => {
+    const outcome: BatchOutcome = { applied: [], failed: [] };
+    for (const projector of projectors) {
+      const handled = handledBy(projector, batch);
+      if (handled.length === 0) continue;
+      const error = await applyAlone(trx, projector, handled);
+      if (error === undefined) outcome.applied.push([projector, handled]);
+      else outcome.failed.push([projector, error]);
+    }
+    const moved = projectors.filter((p) => !outcome.failed.some(([f]) => f === p));
+    await saveCheckpoints(trx, moved.map((p) => ({ name: p.name, version: p.version, ...checkpoint })));
+    return outcome;
+  });
+}
+
+/** Runs `apply` in a savepoint; answers what it threw (rolled back), or undefined. */
+async function applyAlone(trx: Transaction<Database>, projector: Projector, events: StoredEvent[]): Promise<unknown> {
+  await sql`savepoint projector_apply`.execute(trx);
+  try {
+    await projector.apply(trx, events);
+  } catch (error) {
+    await sql`rollback to savepoint projector_apply`.execute(trx);
+    return error ?? new Error(`${projector.name} threw ${String(error)}`);
+  }
+  await sql`release savepoint projector_apply`.execute(trx);
+  return undefined;
+}
+
+export interface Located {
+  /** The last event applied: the projector's checkpoint. */
+  position: Position;
+  applied: StoredEvent[];
+  /** The event it fails on, and how; absent when every event applied (the failure was passing). */
+  culprit?: { event: RecordedEvent; error: unknown };
+}
+
+/**
+ * Finds the event a projector fails on: applies the batch one event at a time, keeps what applied
+ * before the culprit, and calls `record` in the same transaction to save where it stopped.
+ */
+export async function locateFailure(
+  db: Kysely<Database>,
+  projector: Projector,
+  batch: RecordedEvent[],
+  from: Position,
+  record: (trx: Transaction<Database>, located: Located) => Promise<void>,
+): Promise<Located> {
+  return db.transaction().execute(async (trx) => {
+    const located: Located = { position: from, applied: [] };
+    for (const event of batch) {
+      const [handled] = handledBy(projector, [event]);
+      const error = handled ? await applyAlone(trx, projector, [handled]) : undefined;
+      if (error !== undefined) {
+        located.culprit = { event, error };
+        break;
+      }
+      if (handled) located.applied.push(handled);
+      located.position = event.position;
+    }
+    await record(trx, located);
+    return located;
+  });
+}

@@ -1,0 +1,49 @@
+import type { RecordedEvent } from '../eventstore/event-store.ts';
+import type { Lane } from './lanes.ts';
+import type { Projector, StoredEvent } from './projector.ts';
+
+const MIN_SLICED_BATCH = 10;
+
+/** How many events a lane reads per batch: a ceiling, scaled to a time slice, cut by weight. */
+export class BatchSizer {
+  /** Batch size per lane, keyed by its first projector (lanes are rebuilt as they merge). */
+  private readonly sizes = new Map<string, number>();
+
+  constructor(private readonly options: { batchSize?: number; sliceMs?: () => number }) {}
+
+  sizeOf(lane: Lane): number {
+    return this.sizes.get(lane.projectors[0]!.name) ?? this.options.batchSize ?? 200;
+  }
+
+  /** Scales the lane's next batch towards `sliceMs`, halfway each time so one slow batch does not swing it. */
+  resize(lane: Lane, events: number, elapsedMs: number): void {
+    if (!this.options.sliceMs || events < this.sizeOf(lane)) return;
+    const ideal = (events * this.options.sliceMs()) / Math.max(elapsedMs, 0.1);
+    const next = Math.round((this.sizeOf(lane) + ideal) / 2);
+    this.sizes.set(lane.projectors[0]!.name, Math.max(MIN_SLICED_BATCH, Math.min(this.options.batchSize ?? 200, next)));
+  }
+
+  /** The longest prefix (at least one event) whose weight stays within the lane's batch size. */
+  cutByWeight(lane: Lane, batch: RecordedEvent[]): RecordedEvent[] {
+    const weighed = lane.projectors.filter((p) => p.weight);
+    if (weighed.length === 0) return batch;
+    const budget = this.sizeOf(lane);
+    let total = 0;
+    for (let i = 0; i < batch.length; i++) {
+      const event = batch[i]! as unknown as StoredEvent;
+      const weights = weighed.filter((p) => p.handles.includes(event.type)).map((p) => weightOf(p, event));
+      total += Math.max(1, ...weights);
+      if (total > budget && i > 0) return batch.slice(0, i);
+    }
+    return batch;
+  }
+}
+
+function weightOf(projector: Projector, event: StoredEvent): number {
+  try {
+    return projector.weight!(event);
+  } catch {
+    // A malformed event weighs 1; `apply` is where its projector gets to fail on it.
+    return 1;
+  }
+}

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { Express } from 'express';
-import { projectors } from '../projectors/registry.ts';
+import { projectors as readModels } from '../projectors/registry.ts';
 import type { Bus } from './bus/bus.ts';
 import { createInProcessBus } from './bus/in-process.ts';
 import { createKafkaBus } from './bus/kafka.ts';
@@ -9,6 +9,7 @@ import type { AppContext } from './context.ts';
 import { type DatabaseHandle, type Engine, openDatabase } from './db/create-db.ts';
 import { startEmbeddedMaintenance } from './db/embedded-maintenance.ts';
 import { migrate } from './db/migrations/index.ts';
+import { appendedTypes, recordingAppends } from './eventstore/append-log.ts';
 import type { EventStore } from './eventstore/event-store.ts';
 import { createEventStoreDbEventStore } from './eventstore/eventstoredb/eventstoredb-event-store.ts';
 import { createPostgresEventStore } from './eventstore/postgres/postgres-event-store.ts';
@@ -17,6 +18,7 @@ import { RequestActivity } from './http/request-activity.ts';
 import { log } from './logger.ts';
 import { ProjectionRunner, type RunnerOptions } from './projections/runner.ts';
 import { pollForPosition } from './projections/wait-for-position.ts';
+import { type Projector, projectorsHandling } from './projections/projector.ts';
 import { routes } from './routes.ts';
 import { loadSecrets } from './secrets.ts';
 import { createAuthServices } from './auth/index.ts';
@@ -35,6 +37,9 @@ export interface ServiceOptions {
   /** An already open database (tests hand in a clone of a migrated template). */
   database?: DatabaseHandle;
   validateResponses?: boolean;
+  /** Test seam: read models beside the registry's (a projector rigged to fail), and retry settings. */
+  extraProjectors?: Projector[];
+  runner?: Pick<RunnerOptions, 'retryMs' | 'maxAttempts'>;
 }
 
 export interface Service {
@@ -49,11 +54,16 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const database = options.database ?? (await openDatabase(config));
   await migrate(database.db);
   const { db } = database;
-  const store: EventStore = config.EVENTSTORE_URL ? createEventStoreDbEventStore(config.EVENTSTORE_URL) : createPostgresEventStore(db);
+  const engineStore = config.EVENTSTORE_URL ? createEventStoreDbEventStore(config.EVENTSTORE_URL) : createPostgresEventStore(db);
+  // Appends are recorded per request and task run, so read-your-writes waits for the projectors of what was written.
+  const store: EventStore = recordingAppends(engineStore);
   const bus: Bus = config.KAFKA_BROKERS ? createKafkaBus(config.KAFKA_BROKERS.split(','), 'music-library') : createInProcessBus();
   const roles = new Set(config.ROLES);
   const activity = new RequestActivity();
-  const projections = roles.has('projector') ? new ProjectionRunner(db, store, projectors, runnerOptions(database.engine, activity)) : undefined;
+  const projectors = [...readModels, ...(options.extraProjectors ?? [])];
+  const projections = roles.has('projector')
+    ? new ProjectionRunner(db, store, projectors, { ...runnerOptions(database.engine, activity), ...options.runner })
+    : undefined;
   const tasks = new TaskRunner(store, bus, db);
   for (const definition of taskDefinitions({ projections, context: () => ctx })) tasks.register(definition);
   const secrets = loadSecrets(config);
@@ -76,12 +86,17 @@ export async function createService(config: Config, options: ServiceOptions = {}
     validateResponses: options.validateResponses ?? false,
     async settleReactions(position) {
       if (!position) return;
-      await activity.aside(() => Promise.all(runningReactors.map((r) => r.waitFor(position, REACTION_SETTLE_TIMEOUT_MS))));
+      const types = appendedTypes(position);
+      const concerned = runningReactors.filter((r) => !types || [...r.handles].some((t) => types.has(t)));
+      await activity.aside(() => Promise.all(concerned.map((r) => r.waitFor(position, REACTION_SETTLE_TIMEOUT_MS))));
     },
     async settle(position) {
       if (!position) return;
+      const types = appendedTypes(position);
       await activity.aside(() =>
-        projections ? projections.waiters.waitFor(position, SETTLE_TIMEOUT_MS) : pollForPosition(db, position, SETTLE_TIMEOUT_MS),
+        projections
+          ? projections.waitFor(position, types, SETTLE_TIMEOUT_MS)
+          : pollForPosition(db, position, SETTLE_TIMEOUT_MS, projectorsHandling(projectors, types)),
       );
     },
   };

@@ -3,6 +3,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { z } from 'zod';
 import { Forbidden, UnsupportedMediaType } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
+import { withAppendLog } from '../eventstore/append-log.ts';
 import { log } from '../logger.ts';
 import { authorize } from './auth.ts';
 import type { Route } from './define-route.ts';
@@ -46,7 +47,8 @@ function handlerFor(ctx: AppContext, route: Route) {
     const params = parse('path', route.params, req.params);
     const query = parse('query', route.query, req.query);
     const body = route.body ? parse('body', route.body, req.body) : undefined;
-    const result = await route.handler({ params, query, body, user: user as never, ctx, req, res });
+    // Each request records what it appends: its read-your-writes waits for those projectors only.
+    const result = await withAppendLog(() => route.handler({ params, query, body, user: user as never, ctx, req, res }));
     if (route.raw || res.headersSent) return;
     if (ctx.validateResponses) {
       const checked = route.response.safeParse(result);

@@ -8,6 +8,7 @@ import { log } from '../logger.ts';
 import type { Bus } from '../bus/bus.ts';
 import type { Database } from '../db/database.ts';
 import type { EventStore } from '../eventstore/event-store.ts';
+import { withAppendLog } from '../eventstore/append-log.ts';
 import { type Handled, handleCommand } from '../eventstore/command-handler.ts';
 import type { TaskEvent } from '../../shared/events/tasks.events.ts';
 import { TaskCancelled, type TaskContext, type TaskDefinition } from './task.ts';
@@ -131,7 +132,8 @@ export class TaskRunner {
     const run = (async () => {
       if (!definition) throw new Error(`no task named ${name} in this worker`);
       if ((await this.state(taskId)).cancelRequested) controller.abort('cancel' satisfies StopReason);
-      return definition.run(this.contextFor(taskId, params, startedBy, entry, resumedFrom));
+      // A run of its own for read-your-writes, not the request that started it.
+      return withAppendLog(() => definition.run(this.contextFor(taskId, params, startedBy, entry, resumedFrom)));
     })();
     const settled = run
       .then(

@@ -3,7 +3,7 @@ import type { WithoutMeta } from '../../shared/commands.ts';
 import type { AppContext } from '../../infra/context.ts';
 import { handleCommand } from '../../infra/eventstore/command-handler.ts';
 import { log } from '../../infra/logger.ts';
-import type { UserEvent, Preferences } from '../../shared/events/users.events.ts';
+import { type UserEvent, type Preferences, SESSION_ENDING_EVENTS } from '../../shared/events/users.events.ts';
 import { DomainError, Unauthorized } from '../../shared/errors.ts';
 import { userStream } from '../../shared/streams.ts';
 import { usernameKey } from '../../shared/usernames.ts';
@@ -37,6 +37,10 @@ export function accounts(ctx: AppContext) {
       typeof command === 'function' ? (s) => withMeta(command(s)) : withMeta(command),
       { actor },
     );
+    // Ended sessions are refused from now on in this process, whatever the read models' pace.
+    if (handled.events.some((e) => (SESSION_ENDING_EVENTS as readonly string[]).includes(e.type))) {
+      auth.sessions.revoke(usernameKey(username), handled.state.sessionVersion);
+    }
     await ctx.settle(handled.result?.position);
     return handled;
   }
@@ -56,22 +60,25 @@ export function accounts(ctx: AppContext) {
    * Stores a new password hash, then runs the command that refers to it, and drops the credential
    * that command replaced (exactly that one: a blanket prune would delete the row a concurrent change
    * just wrote). When the decider refuses (409 taken, 404 unknown) nothing was appended, so the new
-   * row is dropped; any other failure may follow a committed append, so it is kept.
+   * row is dropped; any other failure may follow a committed append, so it is kept. Answers the
+   * session version sessions issued from now on carry.
    */
-  async function withNewPassword(username: string, password: string, command: (credentialId: string) => WithoutMeta<UserCommand>, actor: string | null) {
+  async function withNewPassword(username: string, password: string, command: (credentialId: string) => WithoutMeta<UserCommand>, actor: string | null): Promise<number> {
     const credentialId = await auth.credentials.put(usernameKey(username), 'password', await auth.hasher.hash(password));
     let replaced: string | null = null;
     const decideOn = (state: userDecider.UserState) => {
       replaced = state.status === 'active' ? state.credentialId : null;
       return command(credentialId);
     };
+    let handled;
     try {
-      await run(username, decideOn, actor);
+      handled = await run(username, decideOn, actor);
     } catch (error) {
       if (error instanceof DomainError) await auth.credentials.remove(credentialId);
       throw error;
     }
     if (replaced && replaced !== credentialId) await auth.credentials.remove(replaced);
+    return handled.state.sessionVersion;
   }
 
   /** A hash that cannot be opened (SECRET_KEY changed, row damaged) fails like a wrong password, and is logged. */
@@ -85,8 +92,9 @@ export function accounts(ctx: AppContext) {
   }
 
   return {
-    async register(username: string, password: string, role: Role, actor: string | null) {
-      await withNewPassword(username, password, (credentialId) => ({ type: 'RegisterUser', username, role, credentialId }), actor);
+    /** Answers the new account's session version. */
+    register(username: string, password: string, role: Role, actor: string | null) {
+      return withNewPassword(username, password, (credentialId) => ({ type: 'RegisterUser', username, role, credentialId }), actor);
     },
 
     /** Checks a password; every failure is the same 401, in about the same time. */
@@ -102,6 +110,7 @@ export function accounts(ctx: AppContext) {
       return row;
     },
 
+    /** Answers the session version the caller's new session carries. */
     changePassword(username: string, password: string, actor: string) {
       return withNewPassword(username, password, (credentialId) => ({ type: 'ChangePassword', credentialId }), actor);
     },

@@ -5,7 +5,7 @@ import { Preferences } from '../../shared/events/users.events.ts';
 import { Password, Username } from '../../shared/usernames.ts';
 import { UserObject, findUser } from '../../query/auth/users.queries.ts';
 import { accounts } from './accounts.ts';
-import { clearSessionCookie, currentSessionVersion, setSessionCookie } from './session-cookie.ts';
+import { clearSessionCookie, setSessionCookie } from './session-cookie.ts';
 
 const Ok = z.object({ ok: z.literal(true) });
 const Credentials = z.object({ username: z.string().min(1).max(64), password: z.string().min(1).max(1024) });
@@ -58,8 +58,8 @@ export const authRoutes = [
     response: UserObject,
     errors: { 409: 'Username already exists' },
     handler: async ({ ctx, body, res }) => {
-      await accounts(ctx).register(body.username, body.password, 'viewer', body.username);
-      setSessionCookie(ctx, res, body.username, await currentSessionVersion(ctx, body.username));
+      const sessionVersion = await accounts(ctx).register(body.username, body.password, 'viewer', body.username);
+      setSessionCookie(ctx, res, body.username, sessionVersion);
       return (await findUser(ctx.db, body.username))!;
     },
   }),
@@ -98,8 +98,7 @@ export const authRoutes = [
         throw error;
       }
       attempt.succeeded();
-      await account.changePassword(user.username, body.new_password, user.username);
-      setSessionCookie(ctx, res, user.username, await currentSessionVersion(ctx, user.username));
+      setSessionCookie(ctx, res, user.username, await account.changePassword(user.username, body.new_password, user.username));
       return { ok: true as const };
     },
   }),

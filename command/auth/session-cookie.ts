@@ -19,9 +19,3 @@ export function setSessionCookie(ctx: AppContext, res: Response, username: strin
 export function clearSessionCookie(ctx: AppContext, res: Response): void {
   res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', path: '/', secure: ctx.config.COOKIE_SECURE });
 }
-
-/** The session version the read model now holds for a user (after a command settled). */
-export async function currentSessionVersion(ctx: AppContext, username: string): Promise<number> {
-  const row = await ctx.db.selectFrom('users').select('session_version').where('username_key', '=', usernameKey(username)).executeTakeFirstOrThrow();
-  return row.session_version;
-}

@@ -11,26 +11,34 @@ export interface UserState {
   role: RoleName;
   credentialId: string | null;
   scrobblerUsername: string | null;
+  /**
+   * Bumped by every session-ending event and by registering a deleted name again, exactly as the
+   * users read model counts it: sessions issued under an older version are void.
+   */
+  sessionVersion: number;
 }
 
-export const initialState = (): UserState => ({ status: 'none', username: '', role: 'viewer', credentialId: null, scrobblerUsername: null });
+export const initialState = (): UserState => ({ status: 'none', username: '', role: 'viewer', credentialId: null, scrobblerUsername: null, sessionVersion: 0 });
 
 export function evolve(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
-    case 'UserRegistered':
-      return { status: 'active', username: event.data.username, role: event.data.role, credentialId: event.data.credential_id, scrobblerUsername: null };
+    case 'UserRegistered': {
+      const sessionVersion = state.status === 'none' ? 0 : state.sessionVersion + 1;
+      return { status: 'active', username: event.data.username, role: event.data.role, credentialId: event.data.credential_id, scrobblerUsername: null, sessionVersion };
+    }
     case 'UserPasswordChanged':
-      return { ...state, credentialId: event.data.credential_id };
+      return { ...state, credentialId: event.data.credential_id, sessionVersion: state.sessionVersion + 1 };
     case 'UserRoleChanged':
-      return { ...state, role: event.data.role };
+      return { ...state, role: event.data.role, sessionVersion: state.sessionVersion + 1 };
     case 'UserDeleted':
-      return { ...state, status: 'deleted', credentialId: null, scrobblerUsername: null };
+      return { ...state, status: 'deleted', credentialId: null, scrobblerUsername: null, sessionVersion: state.sessionVersion + 1 };
     case 'ScrobblerLinked':
       return { ...state, scrobblerUsername: event.data.scrobbler_username };
     case 'ScrobblerUnlinked':
       return { ...state, scrobblerUsername: null };
-    case 'UserProfileChanged':
     case 'UserSessionsEnded':
+      return { ...state, sessionVersion: state.sessionVersion + 1 };
+    case 'UserProfileChanged':
       return state;
     default:
       return assertNever(event);

@@ -12,11 +12,14 @@ interface Entry {
 /**
  * Resolves session cookies without a database round trip per request: what a session needs of its
  * user (role, session version, deleted) is cached per user, dropped whenever the users read model
- * applies an event about them, and re-read after `ttlMs` in processes that do not project.
+ * applies an event about them, and re-read after `ttlMs` in processes that do not project. A session
+ * ended in this process is refused at once (`revoke`), before any read model has caught up.
  */
 export function createSessionCache(db: Kysely<Database>, tokens: SessionTokens, options: { ttlMs: number }) {
   const entries = new Map<string, Entry>();
   const generations = new Map<string, number>();
+  /** The lowest session version still valid per user, as the write side recorded it. */
+  const floors = new Map<string, number>();
 
   async function load(key: string): Promise<Entry> {
     const generation = generations.get(key) ?? 0;
@@ -35,21 +38,28 @@ export function createSessionCache(db: Kysely<Database>, tokens: SessionTokens, 
     return entry;
   }
 
-  const resolver: SessionResolver & { invalidate(keys: Iterable<string>): void } = {
+  function invalidate(keys: Iterable<string>): void {
+    for (const key of keys) {
+      entries.delete(key);
+      generations.set(key, (generations.get(key) ?? 0) + 1);
+    }
+  }
+
+  const resolver: SessionResolver & { invalidate(keys: Iterable<string>): void; revoke(key: string, sessionVersion: number): void } = {
     async resolve(token) {
       if (!token) return null;
       const claims = tokens.verify(token);
-      if (!claims) return null;
+      if (!claims || claims.sv < (floors.get(claims.sub) ?? 0)) return null;
       let entry = entries.get(claims.sub);
       // A token newer than the cached version proves the cache stale (a change made by another process).
       if (!entry || Date.now() - entry.loadedAt > options.ttlMs || claims.sv > entry.sessionVersion) entry = await load(claims.sub);
       return entry.user && entry.sessionVersion === claims.sv ? entry.user : null;
     },
-    invalidate(keys) {
-      for (const key of keys) {
-        entries.delete(key);
-        generations.set(key, (generations.get(key) ?? 0) + 1);
-      }
+    invalidate,
+    /** Sessions of `key` issued under a version below `sessionVersion` end now. */
+    revoke(key, sessionVersion) {
+      floors.set(key, Math.max(floors.get(key) ?? 0, sessionVersion));
+      invalidate([key]);
     },
   };
   return resolver;

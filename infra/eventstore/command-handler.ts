@@ -15,8 +15,10 @@ export interface Decider<State, Command, Event extends DomainEvent> {
   decide(state: State, command: Command): Event[];
 }
 
-export interface Handled<Event> {
+export interface Handled<Event, State = unknown> {
   events: Event[];
+  /** The stream's state with `events` folded in: what the write side now knows. */
+  state: State;
   /** Undefined when the command decided nothing. */
   result?: AppendResult;
 }
@@ -33,16 +35,17 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   decider: Decider<State, Command, Event>,
   command: Command | ((state: State) => Command),
   metadata: EventMetadata,
-): Promise<Handled<Event>> {
+): Promise<Handled<Event, State>> {
   for (let attempt = 1; ; attempt++) {
     const recorded = await store.readStream(streamId);
     const state = recorded.reduce((s, e) => decider.evolve(s, { type: e.type, data: e.data } as Event), decider.initialState());
     const events = decider.decide(state, typeof command === 'function' ? (command as (s: State) => Command)(state) : command);
-    if (events.length === 0) return { events };
+    const after = events.reduce(decider.evolve, state);
+    if (events.length === 0) return { events, state: after };
     const expected: ExpectedRevision = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
     try {
       const result = await store.append(streamId, events.map((e) => toNewEvent(e, metadata)), expected);
-      return { events, result };
+      return { events, state: after, result };
     } catch (error) {
       if (!(error instanceof WrongExpectedVersionError)) throw error;
       if (attempt >= MAX_ATTEMPTS) throw new Conflict(`concurrent change of ${streamId}, try again`);

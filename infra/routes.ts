@@ -40,10 +40,12 @@ import { timelineRoutes } from '../command/mediaserver/timeline.routes.ts';
 import { playlistQueryRoutes } from '../query/mediaserver/playlists.routes.ts';
 import { playlistCommandRoutes } from '../command/mediaserver/playlists.routes.ts';
 import { favoritesPlaylistRoutes } from '../command/mediaserver/favorites-playlist.routes.ts';
+import { operationsRoutes } from '../query/operations/operations.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
 export const routes: Route[] = [
+  ...operationsRoutes,
   ...authRoutes,
   ...userQueryRoutes,
   ...userAdminRoutes,

@@ -41,13 +41,15 @@ function parameters(route: Route) {
 
 function operation(route: Route) {
   const status = String(route.status ?? 200);
+  const body = { 'application/json': { schema: jsonSchema(route.response, 'output') } };
   const responses: Record<string, unknown> = {
-    [status]: { description: 'Successful response', content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } },
+    [status]: { description: 'Successful response', content: body },
     '422': { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } },
   };
   if (route.access !== 'public') responses['401'] = errorResponse('No valid session');
   if (route.access === 'admin') responses['403'] = errorResponse('Admin role required');
   for (const [code, description] of Object.entries(route.errors ?? {})) responses[code] = errorResponse(description);
+  for (const [code, description] of Object.entries(route.alsoAnswers ?? {})) responses[code] = { description, content: body };
   return {
     operationId: `${route.method}_${route.path.replace(/[{}]/g, '').replace(/[^A-Za-z0-9]+/g, '_').replace(/^_|_$/g, '')}`,
     tags: [route.tag],

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadConfig } from '../../infra/config.ts';
 import type { AppContext } from '../../infra/context.ts';
 import type { DatabaseHandle } from '../../infra/db/create-db.ts';
-import { createService } from '../../infra/service.ts';
+import { type ServiceOptions, createService } from '../../infra/service.ts';
 import { freshDatabase } from './database.ts';
 
 export interface ApiResponse<T = any> {
@@ -71,9 +71,13 @@ export interface TestApp {
 /**
  * The real service on 127.0.0.1:0 over a fresh database of its own; `env` sets configuration
  * variables exactly as a deployment would. `keepDatabase` leaves the handle open at close, for a
- * second app on the same database (a restart).
+ * second app on the same database (a restart); `service` hands test seams to the service.
  */
-export async function startTestApp(env: Record<string, string> = {}, database?: DatabaseHandle, options: { keepDatabase?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string> = {},
+  database?: DatabaseHandle,
+  options: { keepDatabase?: boolean; service?: Pick<ServiceOptions, 'extraProjectors' | 'runner'> } = {},
+): Promise<TestApp> {
   const db = database ?? (await freshDatabase());
   const dataDir = mkdtempSync(join(tmpdir(), 'music-library-test-'));
   const config = loadConfig({
@@ -85,7 +89,7 @@ export async function startTestApp(env: Record<string, string> = {}, database?: 
     PASSWORD_SCRYPT_N: '1024',
     ...env,
   });
-  const service = await createService(config, { database: db, validateResponses: true });
+  const service = await createService(config, { ...options.service, database: db, validateResponses: true });
   const { url } = await service.start();
   return {
     url: url!,

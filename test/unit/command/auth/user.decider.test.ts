@@ -141,4 +141,18 @@ describe('user decider', () => {
         .then([{ type: 'UserDeleted', data: { username: 'alice', deleted_by: 'root', at } }]);
     });
   });
+
+  describe('session version', () => {
+    it('counts what ends sessions, and a name registered again, as the users read model does', () => {
+      const ended = (type: 'UserSessionsEnded' | 'UserRoleChanged'): UserEvent =>
+        type === 'UserSessionsEnded'
+          ? { type, data: { username: 'alice', reason: 'logout', at } }
+          : { type, data: { username: 'alice', role: 'staff', changed_by: 'root', at } };
+      const versionAfter = (events: UserEvent[]) => events.reduce(decider.evolve, decider.initialState()).sessionVersion;
+      expect(versionAfter([registered()])).to.equal(0);
+      const profile: UserEvent = { type: 'UserProfileChanged', data: { username: 'alice', display_name: 'A', at } };
+      expect(versionAfter([registered(), profile, ended('UserSessionsEnded'), ended('UserRoleChanged')])).to.equal(2);
+      expect(versionAfter([registered(), ended('UserSessionsEnded'), deleted, registered()])).to.equal(3);
+    });
+  });
 });

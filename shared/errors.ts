@@ -76,3 +76,8 @@ export class UpstreamNotFound extends DomainError {
 export class NotConfigured extends DomainError {
   readonly status = 503;
 }
+
+/** What went wrong, for a log line or a status report: an error's message, or the thrown value. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

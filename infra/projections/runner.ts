@@ -1,5 +1,6 @@
 import { setImmediate as yieldToIo } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
+import { messageOf } from '../../shared/errors.ts';
 import { log } from '../logger.ts';
 import type { Database } from '../db/database.ts';
 import { type EventStore, type Position, type RecordedEvent, START, comparePositions } from '../eventstore/event-store.ts';
@@ -11,7 +12,7 @@ import { type Projector, type StoredEvent, projectorsHandling } from './projecto
 import { RebuildRequests, type RebuildProgress } from './rebuild-requests.ts';
 import { type RunnerOptions, backoff, maxAttempts } from './runner-options.ts';
 import { type ProjectorStatus, statusOf } from './status.ts';
-import { Stalls, errorText } from './stalls.ts';
+import { Stalls } from './stalls.ts';
 import { waitForLog } from './wait-for-log.ts';
 import { ProjectorWaiters } from './wait-for-position.ts';
 
@@ -119,7 +120,7 @@ export class ProjectionRunner {
         // Not a projector's failure (those are handled per projector): the database or the log.
         failures += 1;
         const delay = backoff(this.options, failures);
-        log.error('projections: batch failed, retrying', { error: errorText(error), delay_ms: delay });
+        log.error('projections: batch failed, retrying', { error: messageOf(error), delay_ms: delay });
         await sleep(delay, this.wake.signal);
       }
     }
@@ -186,9 +187,9 @@ export class ProjectionRunner {
   /** A projector's batch failed: it leaves its lane for one of its own at `at`, retried after a backoff. */
   private retryAlone(projector: Projector, at: Pick<Lane, 'position' | 'rebuilding'>, attempts: number, error: unknown): Lane {
     const delay = backoff(this.options, attempts);
-    const lane: Lane = { projectors: [projector], ...at, failure: { attempts, retryAt: Date.now() + delay, error: errorText(error) } };
+    const lane: Lane = { projectors: [projector], ...at, failure: { attempts, retryAt: Date.now() + delay, error: messageOf(error) } };
     this.lanes.push(lane);
-    if (attempts < maxAttempts(this.options)) log.warn('projections: projector failed, retrying alone', { projector: projector.name, attempt: attempts, delay_ms: delay, error: errorText(error) });
+    if (attempts < maxAttempts(this.options)) log.warn('projections: projector failed, retrying alone', { projector: projector.name, attempt: attempts, delay_ms: delay, error: messageOf(error) });
     return lane;
   }
 
@@ -211,7 +212,7 @@ export class ProjectionRunner {
         try {
           listener(projector.name, events);
         } catch (error) {
-          log.error('projections: an applied-events listener failed', { projector: projector.name, error: errorText(error) });
+          log.error('projections: an applied-events listener failed', { projector: projector.name, error: messageOf(error) });
         }
       }
     }

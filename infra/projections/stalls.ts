@@ -4,6 +4,7 @@ import { type Position, type RecordedEvent, encodePosition } from '../eventstore
 import { log } from '../logger.ts';
 import { type Located, locateFailure } from './apply-batch.ts';
 import { type Stall, saveCheckpoints, saveStall } from './checkpoints.ts';
+import { messageOf } from '../../shared/errors.ts';
 import type { Projector } from './projector.ts';
 
 export interface Stalled {
@@ -61,10 +62,6 @@ export class Stalls {
   private stallOn(name: string, event: RecordedEvent, error: unknown): Stall {
     const earlier = this.earlier.get(name);
     const since = earlier?.eventId === event.id ? earlier.since : new Date();
-    return { eventPosition: event.position, eventId: event.id, stream: event.streamId, type: event.type, error: errorText(error), since };
+    return { eventPosition: event.position, eventId: event.id, stream: event.streamId, type: event.type, error: messageOf(error), since };
   }
-}
-
-export function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

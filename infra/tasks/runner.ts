@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { WithoutMeta } from '../../shared/commands.ts';
 import { monotonicFactory } from 'ulid';
 import { taskStream } from '../../shared/streams.ts';
+import { messageOf } from '../../shared/errors.ts';
 import * as taskDecider from '../../command/tasks/task.decider.ts';
 import type { TaskCommand } from '../../command/tasks/task.decider.ts';
 import { log } from '../logger.ts';
@@ -217,8 +218,4 @@ export class TaskRunner {
       { actor, correlation_id: taskId },
     );
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

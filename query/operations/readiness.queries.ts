@@ -6,6 +6,7 @@ import { migrationNames } from '../../infra/db/migrations/index.ts';
 import { type Position, encodePosition } from '../../infra/eventstore/event-store.ts';
 import { readCheckpoints } from '../../infra/projections/checkpoints.ts';
 import type { ProjectorStatus } from '../../infra/projections/status.ts';
+import { messageOf } from '../../shared/errors.ts';
 
 const StalledOn = z.object({
   since: z.string(),
@@ -44,8 +45,12 @@ export type Readiness = z.infer<typeof Readiness>;
  */
 export async function readiness(ctx: AppContext, options: { details: boolean }): Promise<Readiness> {
   const reasons: string[] = [];
-  const pending = await pendingMigrations(ctx.db).catch((error: unknown) => void reasons.push(`database unreachable: ${messageOf(error)}`));
-  const head = await ctx.store.headPosition().catch((error: unknown) => void reasons.push(`event store unreachable: ${messageOf(error)}`));
+  const unreachable = (what: string) => (error: unknown) => {
+    reasons.push(`${what} unreachable: ${messageOf(error)}`);
+    return undefined;
+  };
+  const pending = await pendingMigrations(ctx.db).catch(unreachable('database'));
+  const head = await ctx.store.headPosition().catch(unreachable('event store'));
   if (pending?.length) reasons.push(`migrations not applied: ${pending.join(', ')}`);
   const statuses = ctx.projections?.status() ?? (pending ? await storedStatuses(ctx.db) : []);
   for (const s of statuses) {
@@ -92,8 +97,4 @@ async function pendingMigrations(db: Kysely<Database>): Promise<string[]> {
 async function storedStatuses(db: Kysely<Database>): Promise<ProjectorStatus[]> {
   const stored = await readCheckpoints(db);
   return [...stored.values()].map((c) => ({ name: c.name, version: c.version, state: c.state, position: c.position, ...(c.stall ? { stall: c.stall } : {}) }));
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -7,7 +7,8 @@ import type { Database } from './database.ts';
 import { log } from '../logger.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 
-// Counts come back as int8; every count we keep fits a JS number.
+// int8 comes back as a number: counts, and the bigint columns holding event integers, which the
+// event schemas keep within safe integers (PGlite does the same for safe values).
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export type Engine = 'pglite' | 'postgres';

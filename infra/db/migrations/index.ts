@@ -12,6 +12,7 @@ import * as dashboard from './0010-dashboard.ts';
 import * as mediaserver from './0011-mediaserver.ts';
 import * as scrobblerCache from './0012-scrobbler-cache.ts';
 import * as mediaserverPlaylists from './0013-mediaserver-playlists.ts';
+import * as callbackStates from './0015-callback-states.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, Migration> = {
   '0011-mediaserver': mediaserver,
   '0012-scrobbler-cache': scrobblerCache,
   '0013-mediaserver-playlists': mediaserverPlaylists,
+  '0015-callback-states': callbackStates,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -42,7 +42,11 @@ function parameters(route: Route) {
 function operation(route: Route) {
   const status = String(route.status ?? 200);
   const responses: Record<string, unknown> = {
-    [status]: { description: 'Successful response', content: { 'application/json': { schema: jsonSchema(route.response, 'output') } } },
+    [status]: {
+      description: 'Successful response',
+      ...(route.responseHeaders ? { headers: responseHeaders(route.responseHeaders) } : {}),
+      content: { 'application/json': { schema: jsonSchema(route.response, 'output') } },
+    },
     '422': { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } },
   };
   if (route.access !== 'public') responses['401'] = errorResponse('No valid session');
@@ -58,6 +62,10 @@ function operation(route: Route) {
     responses,
     ...(route.access !== 'public' ? { security: [{ cookieSession: [] }] } : {}),
   };
+}
+
+function responseHeaders(headers: NonNullable<Route['responseHeaders']>) {
+  return Object.fromEntries(Object.entries(headers).map(([name, { description, type }]) => [name, { description, schema: { type } }]));
 }
 
 function errorResponse(description: string) {

@@ -201,7 +201,7 @@ function pathOf(path: string): string {
 }
 
 /** A byte count as people read it: `20 MiB`, `16 KiB`. */
-export function sizeLabel(bytes: number): string {
+function sizeLabel(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB` : `${Math.round(bytes / 1024)} KiB`;
 }
 

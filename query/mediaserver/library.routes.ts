@@ -62,11 +62,11 @@ function listRoute(tail: keyof typeof LISTS) {
     response: z.array(MirrorItemRow),
     responseHeaders: { 'X-Total-Count': { description: 'With paging parameters: the rows of the whole list', type: 'integer' } },
     handler: async ({ ctx, params, query, res }) => {
+      const paged = query.page !== undefined || query.page_size !== undefined;
       const server = await currentServer(ctx.db);
-      if (!server) return [];
-      const scope = { serverId: server.server_id, sectionId: params.section_id, kind: LISTS[tail], includeDeleted: query.include_deleted };
-      if (query.page === undefined && query.page_size === undefined) return sendJsonArray(res, walkItems(ctx.db, scope));
-      const [total, rows] = await Promise.all([countItems(ctx.db, scope), listPage(ctx.db, scope, query.page ?? 1, query.page_size ?? 50)]);
+      const scope = server && { serverId: server.server_id, sectionId: params.section_id, kind: LISTS[tail], includeDeleted: query.include_deleted };
+      if (!paged) return scope ? sendJsonArray(res, walkItems(ctx.db, scope)) : [];
+      const [total, rows] = scope ? await Promise.all([countItems(ctx.db, scope), listPage(ctx.db, scope, query.page ?? 1, query.page_size ?? 50)]) : [0, []];
       res.setHeader('X-Total-Count', String(total));
       return rows;
     },

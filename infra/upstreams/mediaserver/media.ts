@@ -26,7 +26,7 @@ export interface UpstreamStream {
 /** Headers of a media answer that a client needs to play and seek it. */
 const PASSED_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'last-modified', 'etag'];
 /** Covers are a few hundred KiB; anything past this is not a cover worth holding in memory. */
-export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 /**
  * The media side of the server API: streaming parts and the universal transcoder (with the

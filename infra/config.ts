@@ -43,6 +43,8 @@ const schema = z.object({
   MEDIASERVER_TOKEN: optional,
   MEDIASERVER_ACCOUNT_URL: url('https://plex.tv'),
   MEDIASERVER_CLIENT_ID: optional,
+  /** A proxied audio stream whose server sends nothing for this long is aborted. */
+  MEDIASERVER_STREAM_IDLE_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   SCROBBLER_API_URL: url('https://ws.audioscrobbler.com/2.0'),
   SCROBBLER_AUTH_URL: url('https://www.last.fm/api/auth'),
   SCROBBLER_API_KEY: optional,

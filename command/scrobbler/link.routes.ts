@@ -1,13 +1,15 @@
 import type { Request } from 'express';
 import { z } from 'zod';
+import { consumeCallbackState, issueCallbackState } from '../../infra/auth/callback-state.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { scrobblerClient } from '../../infra/upstreams/scrobbler/client.ts';
 import { ScrobblerFailure } from '../../infra/upstreams/scrobbler/errors.ts';
 import { BadRequest } from '../../shared/errors.ts';
-import { issueLinkState, linkStateValid } from './link-state.ts';
 import { linkScrobbler, unlinkScrobbler } from './scrobbler-link.ts';
 
 const CALLBACK_PATH = '/scrobbler/auth/callback';
+/** What the callback state is for: a state issued for another flow does not verify here. */
+const STATE_PURPOSE = 'scrobbler-link';
 
 /** The callback as the browser reaches this service (behind a proxy, its forwarded host). */
 function callbackUrl(req: Request, state: string): string {
@@ -26,7 +28,7 @@ export const linkRoutes = [
     response: z.object({ url: z.string() }),
     errors: { 503: 'The scrobbler is not configured' },
     handler: async ({ ctx, user, req }) => {
-      const state = issueLinkState(ctx.secrets.jwtSecret, user.username);
+      const state = issueCallbackState(ctx.secrets.jwtSecret, STATE_PURPOSE, user.username);
       return { url: scrobblerClient(ctx.config).authorizeUrl(callbackUrl(req, state)) };
     },
   }),
@@ -36,19 +38,25 @@ export const linkRoutes = [
     tag: 'scrobbler',
     summary: 'Where the scrobbler sends the browser back: stores the session key, links, redirects to the client',
     description:
-      'Exchanges the web-auth `token` for a session key (kept encrypted in the credentials store), records the link and redirects to `CLIENT_URL`. A `state` issued by start must belong to the caller.',
+      'Exchanges the web-auth `token` for a session key (kept encrypted in the credentials store), records the link and redirects to `CLIENT_URL`. `state` is the one start issued to the caller: required, valid 10 minutes, usable once.',
     access: 'user',
-    query: z.object({ token: z.string().min(1).max(200).optional(), state: z.string().max(200).optional() }),
+    query: z.object({
+      token: z.string().min(1).max(200).optional(),
+      // Optional to the validator so that a missing state answers 400 like every other refused state.
+      state: z.string().max(200).optional().meta({ description: 'Required: the state `start` put in the callback URL' }),
+    }),
     response: z.null(),
     status: 302,
     raw: true,
-    errors: { 400: 'No token, a state issued to someone else, or a token the scrobbler refused', 502: 'The scrobbler failed', 503: 'The scrobbler is not configured' },
+    errors: {
+      400: 'No token; no state, a state issued to someone else, expired (10 minutes) or already used; or a token the scrobbler refused',
+      502: 'The scrobbler failed',
+      503: 'The scrobbler is not configured',
+    },
     handler: async ({ ctx, user, query, res }) => {
       if (!query.token) throw new BadRequest('The scrobbler callback carries no token');
-      // Without a state the link was not started here (or by an older client); with one, it must be ours.
-      if (query.state !== undefined && !linkStateValid(ctx.secrets.jwtSecret, user.username, query.state)) {
-        throw new BadRequest('The link was started by another session or has expired; start again');
-      }
+      // Consumed before the exchange: a link someone else started can never reach linkScrobbler.
+      await consumeCallbackState(ctx.db, ctx.secrets.jwtSecret, STATE_PURPOSE, user.username, query.state);
       const session = await scrobblerClient(ctx.config)
         .getSession(query.token)
         .catch((error: unknown) => {

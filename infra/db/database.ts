@@ -1,6 +1,7 @@
 import type { EventsTable, StreamsTable } from '../eventstore/postgres/event-tables.ts';
 import type { ProjectionCheckpointsTable } from '../projections/checkpoints.ts';
 import type { CredentialsTable } from '../credentials/credential-store.ts';
+import type { CallbackStatesUsedTable } from '../auth/callback-state.ts';
 import type { TaskHistoryTable } from '../../projectors/tasks/task-history.table.ts';
 import type { UsersTable } from '../../projectors/auth/users.table.ts';
 import type { MediaserverPlaylistItemsTable, MediaserverPlaylistsTable, ReactorCheckpointsTable } from '../../projectors/mediaserver/playlists.table.ts';
@@ -21,6 +22,7 @@ export interface Database {
   streams: StreamsTable;
   projection_checkpoints: ProjectionCheckpointsTable;
   credentials: CredentialsTable;
+  callback_states_used: CallbackStatesUsedTable;
   task_history: TaskHistoryTable;
   users: UsersTable;
   canonical_docs: CanonicalDocsTable;

@@ -8,7 +8,8 @@ export function clientCors(clientUrl: string) {
   const client = new URL(clientUrl).origin;
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.get('origin') !== client) return next();
-    res.set({ 'Access-Control-Allow-Origin': client, 'Access-Control-Allow-Credentials': 'true', Vary: 'Origin' });
+    // Paged lists give their total in a header, which a cross-origin client reads only when exposed.
+    res.set({ 'Access-Control-Allow-Origin': client, 'Access-Control-Allow-Credentials': 'true', 'Access-Control-Expose-Headers': 'X-Total-Count', Vary: 'Origin' });
     if (req.method !== 'OPTIONS' || !req.get('access-control-request-method')) return next();
     res
       .set({

@@ -37,6 +37,8 @@ export interface RouteSpec<P extends Shape | undefined, Q extends Shape | undefi
   errors?: Record<number, string>;
   /** Other statuses whose body is `response` too (a readiness report that says not ready): status → description. */
   alsoAnswers?: Record<number, string>;
+  /** Documented headers of the successful response: name → description and type. */
+  responseHeaders?: Record<string, { description: string; type: 'integer' | 'string' }>;
   /** The handler wrote the response itself (streams, redirects, cookies with bodies of its own). */
   raw?: boolean;
   handler(input: HandlerInput<P, Q, B, A>): Promise<z.input<R> | void>;

@@ -43,7 +43,11 @@ function operation(route: Route) {
   const status = String(route.status ?? 200);
   const body = { 'application/json': { schema: jsonSchema(route.response, 'output') } };
   const responses: Record<string, unknown> = {
-    [status]: { description: 'Successful response', content: body },
+    [status]: {
+      description: 'Successful response',
+      ...(route.responseHeaders ? { headers: responseHeaders(route.responseHeaders) } : {}),
+      content: body,
+    },
     '422': { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } },
   };
   if (route.access !== 'public') responses['401'] = errorResponse('No valid session');
@@ -60,6 +64,10 @@ function operation(route: Route) {
     responses,
     ...(route.access !== 'public' ? { security: [{ cookieSession: [] }] } : {}),
   };
+}
+
+function responseHeaders(headers: NonNullable<Route['responseHeaders']>) {
+  return Object.fromEntries(Object.entries(headers).map(([name, { description, type }]) => [name, { description, schema: { type } }]));
 }
 
 function errorResponse(description: string) {

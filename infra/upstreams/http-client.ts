@@ -4,11 +4,13 @@ import type { ZodType } from 'zod';
 import { UpstreamError, UpstreamNotFound } from '../../shared/errors.ts';
 import { log } from '../logger.ts';
 import type { Pacer } from './pacer.ts';
+import { isSameOrigin, MAX_REDIRECTS, REDIRECT_STATUSES, redirectTarget, refusedRedirect } from './redirects.ts';
 
 /**
  * The base every client in infra/upstreams/ is built on: one got instance per service with timeouts,
  * paced attempts, retries that honour Retry-After, and failures turned into domain errors. Messages
- * and log lines carry the method and path only: query strings may hold api keys.
+ * and log lines carry the method and path only: query strings may hold api keys. Redirects are
+ * followed on the same origin only (see redirects.ts), and a body larger than its cap is cut off.
  */
 export const DEFAULT_USER_AGENT = 'music-library-service/0.1.0 ( self-hosted )';
 
@@ -18,6 +20,8 @@ const REFUSED_STATUSES = new Set([429, 503]);
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'PUT', 'DELETE']);
 /** A Retry-After beyond this means give up now rather than hold a request open. */
 const MAX_WAIT_MS = 60_000;
+/** Pages of every upstream are far below this; more is a broken or hostile server. */
+export const DEFAULT_MAX_BODY_BYTES = 32 * 1024 * 1024;
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type SearchParams = Record<string, string | number | boolean | undefined>;
@@ -32,6 +36,8 @@ export interface UpstreamClientOptions {
   pacer?: Pacer;
   headers?: Record<string, string>;
   userAgent?: string;
+  /** The largest body read into memory; DEFAULT_MAX_BODY_BYTES unless a call says otherwise. */
+  maxBodyBytes?: number;
 }
 
 export interface CallOptions {
@@ -39,6 +45,7 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Non-2xx statuses handed back like a success: an error envelope the caller reads, a 404 meaning "none". */
   allowStatuses?: readonly number[];
+  maxBodyBytes?: number;
 }
 export interface JsonCallOptions<T> extends CallOptions {
   schema?: ZodType<T>;
@@ -75,6 +82,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     // Retries are ours so that each one goes through the pacer and the log.
     retry: { limit: 0 },
     throwHttpErrors: false,
+    // got strips only Authorization and cookies on a cross-origin hop; X-Plex-Token, api keys in
+    // the query and signatures would travel on. Such a redirect is not followed (see settle).
+    followRedirect: (response) => isSameOrigin(response.url, redirectTarget(response.url, response.headers.location)),
+    maxRedirects: MAX_REDIRECTS,
     headers: { 'user-agent': options.userAgent ?? DEFAULT_USER_AGENT, ...options.headers },
   });
 
@@ -83,12 +94,22 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const searchParams = queryOf(path, send.searchParams);
     // got's prefixUrl wants a path without a leading slash.
     const url = pathOf(path).slice(1);
+    const maxBytes = send.maxBodyBytes ?? options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    let oversized = false;
     try {
-      const res = await pacer.schedule(() =>
-        http(url, { method, searchParams, headers, form, json, responseType: 'buffer' }),
-      );
+      const res = await pacer.schedule(() => {
+        const call = http(url, { method, searchParams, headers, form, json, responseType: 'buffer' });
+        call.on('downloadProgress', ({ transferred, total }) => {
+          if (transferred > maxBytes || (total ?? 0) > maxBytes) {
+            oversized = true;
+            call.cancel();
+          }
+        });
+        return call;
+      });
       return { response: { status: res.statusCode, headers: res.headers, body: res.body } };
     } catch (error) {
+      if (oversized) throw new UpstreamError(service, `${labelOf(method, path)} answered more than ${sizeLabel(maxBytes)}`);
       if (error instanceof RequestError) return { error };
       throw error;
     }
@@ -114,6 +135,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     }
     const { status, headers } = outcome.response;
     if ((status >= 200 && status < 300) || allow.includes(status)) return outcome.response;
+    if (REDIRECT_STATUSES.has(status)) throw new UpstreamError(service, `${label} ${refusedRedirect(redirectTarget(options.baseUrl, headers.location))}`);
     if (status === 404) throw new UpstreamNotFound(service, `${label} found nothing`);
     const after = REFUSED_STATUSES.has(status) ? retryAfterMs(headers['retry-after']) : undefined;
     const note = after === undefined ? '' : ` (asked to retry after ${Math.ceil(after / 1000)} s)`;
@@ -176,6 +198,11 @@ function queryOf(path: string, params: SearchParams = {}): URLSearchParams {
 /** The path as logged: never its query string. */
 function pathOf(path: string): string {
   return `/${path.replace(/^\/+/, '').split('?')[0] ?? ''}`;
+}
+
+/** A byte count as people read it: `20 MiB`, `16 KiB`. */
+function sizeLabel(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round((bytes / 1024 / 1024) * 10) / 10} MiB` : `${Math.round(bytes / 1024)} KiB`;
 }
 
 function labelOf(method: HttpMethod, path: string): string {

@@ -56,13 +56,6 @@ export async function currentServer(db: Kysely<Database>) {
   return db.selectFrom('mediaserver_servers').selectAll().orderBy('listed_at', 'desc').limit(1).executeTakeFirst();
 }
 
-export async function listItems(db: Kysely<Database>, serverId: string, sectionId: string, kind: string, opts: { includeDeleted: boolean; limit: number; offset: number }) {
-  let q = db.selectFrom('mediaserver_items').selectAll().where('server_id', '=', serverId).where('section_id', '=', sectionId).where('kind', '=', kind);
-  if (!opts.includeDeleted) q = q.where('deleted', '=', false);
-  const order = kind === 'track' ? q.orderBy('parent_rating_key').orderBy('disc').orderBy('item_index') : q.orderBy('title_folded');
-  return (await order.orderBy('rating_key').limit(opts.limit).offset(opts.offset).execute()).map(toRow);
-}
-
 /** Substring search over the live items of the music sections. */
 export async function searchItems(db: Kysely<Database>, serverId: string, kind: string, text: string, limit: number, offset: number) {
   const pattern = `%${foldName(text).replace(/[%_\\]/g, '\\$&')}%`;

@@ -2,9 +2,11 @@ import { z } from 'zod';
 import { refreshLibraries } from '../../command/mediaserver/libraries.ts';
 import type { AppContext } from '../../infra/context.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
+import { sendJsonArray } from '../../infra/http/json-array-stream.ts';
 import { queryBool, queryInt } from '../../infra/http/params.ts';
 import { mediaserverClients } from '../../infra/upstreams/mediaserver/client.ts';
-import { MirrorItemRow, countsByKind, currentServer, listItems, nonFlacAlbums, searchItems } from './library.queries.ts';
+import { countItems, listPage, walkItems } from './library-list.queries.ts';
+import { MirrorItemRow, countsByKind, currentServer, nonFlacAlbums, searchItems } from './library.queries.ts';
 
 /** List path tail → the mirror's item kind. */
 const LISTS = { artists: 'artist', albums: 'album', tracks: 'track', movies: 'movie', shows: 'show', seasons: 'season', episodes: 'episode' } as const;
@@ -38,22 +40,35 @@ async function serverOrRefresh(ctx: AppContext, actor: string) {
   return currentServer(ctx.db);
 }
 
+/** Optional paging: absent, the whole list is answered. */
+const pagingParam = (max: number, description: string) => z.coerce.number().int().min(1).max(max).optional().meta({ description });
+const LIST_QUERY = z.object({
+  include_deleted: queryBool(false),
+  page: pagingParam(1_000_000, 'Page number, 1-based. With `page` or `page_size` the answer is that page and `X-Total-Count`; with neither, the whole list.'),
+  page_size: pagingParam(500, 'Rows per page (default 50 when `page` is given).'),
+});
+
 function listRoute(tail: keyof typeof LISTS) {
   return defineRoute({
     method: 'get',
     path: `/mediaserver/libraries/{section_id}/${tail}`,
     tag: 'mediaserver',
     summary: `The synced ${tail} of a library section, from the local mirror`,
-    description: 'Soft-deleted items (gone from the server) are excluded unless `include_deleted=true`.',
+    description:
+      'Soft-deleted items (gone from the server) are excluded unless `include_deleted=true`. Without `page` and `page_size` the whole list is answered, streamed in chunks. With either, one page (`page` default 1, `page_size` default 50) and the number of rows of the whole list in `X-Total-Count`. Tracks come by album, disc and position; everything else by title.',
     access: 'user',
     params: z.object({ section_id: z.string().min(1).max(64) }),
-    query: z.object({ include_deleted: queryBool(false), page: queryInt(1, { min: 1 }), page_size: queryInt(50, { min: 1, max: 500 }) }),
+    query: LIST_QUERY,
     response: z.array(MirrorItemRow),
-    handler: async ({ ctx, params, query }) => {
+    responseHeaders: { 'X-Total-Count': { description: 'With paging parameters: the rows of the whole list', type: 'integer' } },
+    handler: async ({ ctx, params, query, res }) => {
+      const paged = query.page !== undefined || query.page_size !== undefined;
       const server = await currentServer(ctx.db);
-      if (!server) return [];
-      const offset = (query.page - 1) * query.page_size;
-      return listItems(ctx.db, server.server_id, params.section_id, LISTS[tail], { includeDeleted: query.include_deleted, limit: query.page_size, offset });
+      const scope = server && { serverId: server.server_id, sectionId: params.section_id, kind: LISTS[tail], includeDeleted: query.include_deleted };
+      if (!paged) return scope ? sendJsonArray(res, walkItems(ctx.db, scope)) : [];
+      const [total, rows] = scope ? await Promise.all([countItems(ctx.db, scope), listPage(ctx.db, scope, query.page ?? 1, query.page_size ?? 50)]) : [0, []];
+      res.setHeader('X-Total-Count', String(total));
+      return rows;
     },
   });
 }

@@ -5,7 +5,7 @@ import { mediaserverMedia } from '../../infra/upstreams/mediaserver/media.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { AlbumTrackDetails, AlbumTrackMaps, albumTrackDetails, albumTrackMaps } from './album-tracks.ts';
 import { detailsOf, freshestLiveItem, type ItemRow, TrackDetails } from './playback.queries.ts';
-import { proxyStream } from './stream.ts';
+import { markProxied, proxyStream, sendImage } from './stream.ts';
 
 const TrackParams = z.object({ canonical_id: z.string().min(1).max(64) });
 const AlbumParams = z.object({ canonical_album_id: z.string().min(1).max(64) });
@@ -28,12 +28,12 @@ export const playQueryRoutes = [
     params: TrackParams,
     response: Bytes,
     raw: true,
-    errors: { 404: 'No live mediaserver file for the track', 503: 'The media server is not configured' },
+    errors: { 404: 'No live mediaserver file for the track', 502: 'The server failed, redirected elsewhere or sent nothing for 30 s', 503: 'The media server is not configured' },
     handler: async ({ ctx, params, req, res }) => {
       const media = mediaserverMedia(ctx);
       const item = await playableItem(ctx, params.canonical_id);
       if (!item.part_key) throw new NotFound('The track has no file part on the media server');
-      await proxyStream(req, res, (signal) => media.part(item.part_key!, { range: req.get('range'), signal }));
+      await proxyStream(req, res, (signal) => media.part(item.part_key!, { range: req.get('range'), signal }), ctx.config.MEDIASERVER_STREAM_IDLE_MS);
     },
   }),
   defineRoute({
@@ -45,12 +45,12 @@ export const playQueryRoutes = [
     params: TrackParams,
     response: Bytes,
     raw: true,
-    errors: { 404: 'No live mediaserver file for the track', 503: 'The media server is not configured' },
+    errors: { 404: 'No live mediaserver file for the track', 502: 'The server failed, redirected elsewhere or sent nothing for 30 s', 503: 'The media server is not configured' },
     handler: async ({ ctx, params, req, res, user }) => {
       const media = mediaserverMedia(ctx);
       const item = await playableItem(ctx, params.canonical_id);
       const session = `${user.username}-${item.rating_key}`;
-      await proxyStream(req, res, (signal) => media.transcodeMp3(item.rating_key, { signal, session }));
+      await proxyStream(req, res, (signal) => media.transcodeMp3(item.rating_key, { signal, session }), ctx.config.MEDIASERVER_STREAM_IDLE_MS);
     },
   }),
   defineRoute({
@@ -94,14 +94,14 @@ export const playQueryRoutes = [
     params: AlbumParams,
     response: Bytes,
     raw: true,
-    errors: { 404: 'The album is not linked to the media server', 503: 'The media server is not configured' },
+    errors: { 404: 'The album is not linked to the media server', 502: 'The server failed, or answered something other than an image', 503: 'The media server is not configured' },
     handler: async ({ ctx, params, res }) => {
+      markProxied(res);
       const media = mediaserverMedia(ctx);
       const album = await freshestLiveItem(ctx.db, 'album', params.canonical_album_id);
       if (!album) throw new NotFound('The album is not linked to the media server');
       const image = await media.image(album.thumb ?? `/library/metadata/${encodeURIComponent(album.rating_key)}/thumb`);
-      res.status(200).type(image.type).setHeader('Cache-Control', 'private, max-age=86400');
-      res.end(image.body);
+      sendImage(res, image, 86_400);
     },
   }),
 ];

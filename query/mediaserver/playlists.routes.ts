@@ -5,6 +5,8 @@ import { parsePlaylistId } from '../../shared/mediaserver-playlists.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 import { listPlaylists, ownPlaylist, PlaylistDetail, playlistDetail, PlaylistRow } from './playlists.queries.ts';
+import { markProxied, sendImage } from './stream.ts';
+import { userToken } from './user-token.ts';
 
 export const PlaylistParams = z.object({ playlist_id: z.string().min(3).max(200).meta({ description: 'Compound `<server_id>::<rating_key>`' }) });
 
@@ -38,18 +40,25 @@ export const playlistQueryRoutes = [
     method: 'get',
     path: '/mediaserver/me/playlists/{playlist_id}/cover',
     tag: 'mediaserver',
-    summary: "The playlist's cover image, proxied with the server token",
+    summary: "The playlist's cover image, proxied with the owner's own token",
+    description: 'The playlist is the caller’s on their media server account, so its cover is fetched with their token, as their playlists are.',
     access: 'user',
     params: PlaylistParams,
     response: z.unknown().meta({ description: 'Image bytes' }),
     raw: true,
-    errors: { 404: 'Not one of the caller’s playlists, or it has no `composite_url`', 503: 'The media server is not configured' },
+    errors: {
+      401: 'The media server rejected the caller’s stored token',
+      404: 'Not one of the caller’s playlists, or it has no `composite_url`',
+      412: 'Media server account not linked',
+      502: 'The server failed, or answered something other than an image',
+      503: 'The media server is not configured',
+    },
     handler: async ({ ctx, user, params, res }) => {
+      markProxied(res);
       const row = await ownPlaylist(ctx.db, usernameKey(user.username), params.playlist_id);
       if (!row.composite) throw new NotFound('The playlist has no cover');
-      const image = await mediaserverMedia(ctx).image(row.composite);
-      res.status(200).type(image.type).setHeader('Cache-Control', 'private, max-age=3600');
-      res.end(image.body);
+      const media = mediaserverMedia(ctx);
+      sendImage(res, await media.image(row.composite, await userToken(ctx, user.username)), 3600);
     },
   }),
 ];

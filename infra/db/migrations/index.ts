@@ -13,6 +13,8 @@ import * as mediaserver from './0011-mediaserver.ts';
 import * as scrobblerCache from './0012-scrobbler-cache.ts';
 import * as mediaserverPlaylists from './0013-mediaserver-playlists.ts';
 import * as projectionHealth from './0014-projection-health.ts';
+import * as callbackStates from './0015-callback-states.ts';
+import * as libraryListOrder from './0015-library-list-order.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -30,6 +32,8 @@ const migrations: Record<string, Migration> = {
   '0012-scrobbler-cache': scrobblerCache,
   '0013-mediaserver-playlists': mediaserverPlaylists,
   '0014-projection-health': projectionHealth,
+  '0015-callback-states': callbackStates,
+  '0015-library-list-order': libraryListOrder,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

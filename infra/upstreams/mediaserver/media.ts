@@ -4,6 +4,7 @@ import type { Secrets } from '../../secrets.ts';
 import { mediaserverClients } from './client.ts';
 import { UpstreamError, UpstreamNotFound } from '../../../shared/errors.ts';
 import { createUpstreamClient, type SearchParams } from '../http-client.ts';
+import { isSameOrigin, MAX_REDIRECTS, REDIRECT_STATUSES, redirectTarget, refusedRedirect } from '../redirects.ts';
 import { MediaserverTokenRejected, SERVER_SERVICE } from './errors.ts';
 import { plexHeaders } from './plex.ts';
 
@@ -24,11 +25,14 @@ export interface UpstreamStream {
 
 /** Headers of a media answer that a client needs to play and seek it. */
 const PASSED_HEADERS = ['content-type', 'content-length', 'content-range', 'accept-ranges', 'last-modified', 'etag'];
+/** Covers are a few hundred KiB; anything past this is not a cover worth holding in memory. */
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
 
 /**
  * The media side of the server API: streaming parts and the universal transcoder (with the
  * caller's Range and an abort signal, so a client that goes away stops the upstream read), images,
- * and timeline reports. The token travels in the X-Plex-Token header only.
+ * and timeline reports. The token travels in the X-Plex-Token header only, and only to the server's
+ * own origin: streams follow same-origin redirects themselves, images go through the got client.
  */
 export function createMediaClient(options: MediaClientOptions) {
   const http = createUpstreamClient({ service: SERVER_SERVICE, baseUrl: options.baseUrl, retries: 1, timeoutMs: options.timeoutMs });
@@ -39,13 +43,7 @@ export function createMediaClient(options: MediaClientOptions) {
     for (const [k, v] of Object.entries(init.searchParams ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { ...plexHeaders(options.clientId, options.token), accept: '*/*' };
     if (init.range) headers.range = init.range;
-    let res: Response;
-    try {
-      res = await fetch(url, { headers, signal: init.signal });
-    } catch (error) {
-      if (init.signal.aborted) throw error;
-      throw new UpstreamError(SERVER_SERVICE, `GET ${path} failed (${(error as Error).cause ? String((error as { cause: { code?: string } }).cause.code) : 'network'})`);
-    }
+    const res = await sameOriginFetch(url, headers, init.signal, `GET ${path}`);
     if (res.status === 401) throw new MediaserverTokenRejected();
     if (res.status === 404) throw new UpstreamNotFound(SERVER_SERVICE, `GET ${path} found nothing`);
     if (res.status >= 400 && res.status !== 416) {
@@ -79,11 +77,14 @@ export function createMediaClient(options: MediaClientOptions) {
           session: init.session,
         },
       }),
-    /** An image the server serves (a thumb or a playlist composite), whole. */
+    /** An image the server serves (a thumb or a playlist composite), whole; anything but `image/*` is a 502. */
     async image(path: string, token?: string): Promise<{ type: string; body: Buffer }> {
-      const res = await http.request('GET', path, { headers: { ...plexHeaders(options.clientId, token ?? options.token), accept: 'image/*' }, allowStatuses: [401] });
+      const headers = { ...plexHeaders(options.clientId, token ?? options.token), accept: 'image/*' };
+      const res = await http.request('GET', path, { headers, allowStatuses: [401], maxBodyBytes: MAX_IMAGE_BYTES });
       if (res.status === 401) throw new MediaserverTokenRejected();
-      return { type: String(res.headers['content-type'] ?? 'image/jpeg'), body: res.body };
+      const type = res.headers['content-type'] ?? '';
+      if (!/^image\//i.test(type)) throw new UpstreamError(SERVER_SERVICE, `GET ${path.split('?')[0]} answered ${type || 'no content type'} where an image was expected`);
+      return { type, body: res.body };
     },
     /** A playback report with the user's own token, so the server's play counts and scrobbles are theirs. */
     async timeline(token: string, report: { ratingKey: string; state: string; timeMs: number; durationMs: number }): Promise<void> {
@@ -99,6 +100,28 @@ export function createMediaClient(options: MediaClientOptions) {
       if (res.status === 401) throw new MediaserverTokenRejected();
     },
   };
+}
+
+/**
+ * fetch with redirects handled here: `redirect: 'follow'` would carry X-Plex-Token to any host the
+ * server names. Same-origin hops keep the headers (a Range included); another origin is a 502.
+ */
+async function sameOriginFetch(url: URL, headers: Record<string, string>, signal: AbortSignal, label: string): Promise<Response> {
+  for (let hops = 0; ; hops++) {
+    let res: Response;
+    try {
+      res = await fetch(url, { headers, signal, redirect: 'manual' });
+    } catch (error) {
+      if (signal.aborted) throw error;
+      throw new UpstreamError(SERVER_SERVICE, `${label} failed (${(error as Error).cause ? String((error as { cause: { code?: string } }).cause.code) : 'network'})`);
+    }
+    if (!REDIRECT_STATUSES.has(res.status)) return res;
+    await res.body?.cancel();
+    const target = redirectTarget(url, res.headers.get('location') ?? undefined);
+    if (!isSameOrigin(url, target)) throw new UpstreamError(SERVER_SERVICE, `${label} ${refusedRedirect(target)}`);
+    if (hops >= MAX_REDIRECTS) throw new UpstreamError(SERVER_SERVICE, `${label} redirected more than ${MAX_REDIRECTS} times`);
+    url = target;
+  }
 }
 
 export type MediaClient = ReturnType<typeof createMediaClient>;

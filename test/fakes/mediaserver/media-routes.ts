@@ -14,6 +14,8 @@ export interface MediaState {
   partReads: { partId: number; finished: boolean; closed: boolean }[];
   /** Part ids served in small paced chunks, so a test can watch a reader go away mid-file. */
   slowParts: Set<number>;
+  /** Part ids whose server hangs after sending this many bytes (0: before its headers). */
+  stalledParts: Map<number, number>;
 }
 
 const tokenOf = (req: Request) => (req.headers['x-plex-token'] as string | undefined) ?? (req.query['X-Plex-Token'] as string | undefined) ?? '';
@@ -54,6 +56,8 @@ export function mediaRoutes(state: MediaState) {
       const body = partBytes(Number(part.id), Number(part.size ?? 1_000_000));
       const type = audioTypeOf(String(part.container ?? 'flac'));
       if (state.slowParts.has(Number(part.id)) && !req.headers.range) return void sendSlowly(res, body, type, state, Number(part.id));
+      const stallAfter = state.stalledParts.get(Number(part.id));
+      if (stallAfter !== undefined) return void stall(res, body.subarray(0, stallAfter), type, state, Number(part.id));
       sendRanged(req, res, body, type);
     });
     app.get('/music/:colon/transcode/universal/start.mp3', (req, res) => {
@@ -134,4 +138,14 @@ function sendSlowly(res: Response, body: Buffer, type: string, state: MediaState
     clearInterval(timer);
     read.closed = true;
   });
+}
+
+/** Sends `head` of the file (headers only once there is a byte) and then nothing, until the reader leaves. */
+function stall(res: Response, head: Buffer, type: string, state: MediaState, partId: number): void {
+  const read = { partId, finished: false, closed: false };
+  state.partReads.push(read);
+  res.once('close', () => void (read.closed = true));
+  if (head.length === 0) return;
+  res.status(200).setHeader('Content-Type', type);
+  res.write(head);
 }

@@ -1,4 +1,4 @@
-import type { Express } from 'express';
+import type { Express, Request, Response } from 'express';
 import { type Fake, fixtureJson, type RecordedRequest, startFake } from '../harness.ts';
 import { type AccountState, accountRoutes, type FakePin } from './account-routes.ts';
 import { FakeLibrary, type Json } from './library.ts';
@@ -40,6 +40,8 @@ export interface MediaserverFake extends Fake {
   xmlOnly: Set<string>;
   /** The next request whose path starts with `pathPrefix` answers `status` instead (once per call). */
   failNext(status: number, pathPrefix?: string): void;
+  /** The next request whose path starts with `pathPrefix` is answered by `answer` instead (once per call). */
+  answerNext(pathPrefix: string, answer: (req: Request, res: Response) => void): void;
   requestsTo(prefix?: string): RecordedRequest[];
   clearRequests(): void;
 }
@@ -75,14 +77,22 @@ export async function startMediaserverFake(options: MediaserverFakeOptions = {})
   };
   const xmlOnly = new Set<string>();
   const serverState = { library, identity, xmlOnly, acceptsToken: (t: string | undefined) => t === ADMIN_TOKEN || (t !== undefined && accountState.tokens.has(t)) };
-  const failures: { status: number; pathPrefix: string }[] = [];
-  const media: MediaState = { library, playlists: new FakePlaylists(), machineIdentifier: () => identity.machineIdentifier, timelineStatus: 200, partReads: [], slowParts: new Set() };
+  const overrides: { pathPrefix: string; answer: (req: Request, res: Response) => void }[] = [];
+  const media: MediaState = {
+    library,
+    playlists: new FakePlaylists(),
+    machineIdentifier: () => identity.machineIdentifier,
+    timelineStatus: 200,
+    partReads: [],
+    slowParts: new Set(),
+    stalledParts: new Map(),
+  };
   const fake = await startFake((app: Express) => {
     app.use((req, res, next) => {
-      const i = failures.findIndex((f) => req.path.startsWith(f.pathPrefix));
+      const i = overrides.findIndex((o) => req.path.startsWith(o.pathPrefix));
       if (i < 0) return next();
-      const [failure] = failures.splice(i, 1);
-      res.status(failure!.status).type('text/html').send(`<html><body>fake failure ${failure!.status}</body></html>`);
+      const [override] = overrides.splice(i, 1);
+      override!.answer(req, res);
     });
     accountRoutes(accountState)(app);
     serverRoutes(serverState)(app);
@@ -114,7 +124,9 @@ export async function startMediaserverFake(options: MediaserverFakeOptions = {})
     setPinLifetime: (seconds) => void (accountState.pinLifetimeSeconds = seconds),
     revoke: (token) => void accountState.tokens.delete(token),
     requirePin: (uuid, pin) => void accountState.homePins.set(uuid, pin),
-    failNext: (status, pathPrefix = '/') => void failures.push({ status, pathPrefix }),
+    failNext: (status, pathPrefix = '/') =>
+      void overrides.push({ pathPrefix, answer: (_req, res) => void res.status(status).type('text/html').send(`<html><body>fake failure ${status}</body></html>`) }),
+    answerNext: (pathPrefix, answer) => void overrides.push({ pathPrefix, answer }),
     requestsTo: (prefix = '/') => fake.requests.filter((r) => r.path.startsWith(prefix)),
     clearRequests: () => void fake.requests.splice(0),
   };

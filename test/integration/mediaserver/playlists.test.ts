@@ -59,6 +59,8 @@ describe('mediaserver: playlists with the user’s own token', () => {
       const cover = await world.bytes(user.client, `/mediaserver/me/playlists/${SERVER}::${mix}/cover`);
       expect(cover.status).to.equal(200);
       expect(cover.headers.get('content-type')).to.contain('image/');
+      const fetched = world.fake.requestsTo(`/playlists/${mix}/composite/`).map((r) => r.headers['x-plex-token']);
+      expect(fetched, 'the owner’s token, not the admin’s').to.deep.equal([user.token]);
       expect((await world.bytes(user.client, `/mediaserver/me/playlists/${SERVER}::${clips}/cover`)).status).to.equal(404);
     });
 

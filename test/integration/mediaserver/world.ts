@@ -22,10 +22,10 @@ export interface MediaserverWorld {
   bytes(client: ApiClient, path: string, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: Buffer }>;
 }
 
-export async function startWorld(setup: (fake: MediaserverFake) => void = () => {}): Promise<MediaserverWorld> {
+export async function startWorld(setup: (fake: MediaserverFake) => void = () => {}, env: Record<string, string> = {}): Promise<MediaserverWorld> {
   const fake = await startMediaserverFake();
   setup(fake);
-  const app = await startTestApp(mediaserverEnv(fake));
+  const app = await startTestApp({ ...mediaserverEnv(fake), ...env });
   const admin = await signedInAdmin(app);
   const resolve = async (kind: 'tracks' | 'albums', ratingKey: string) => {
     const res = await admin.get(`/${kind}/resolve?mediaserver_server=${SERVER}&mediaserver_rating_key=${ratingKey}`);

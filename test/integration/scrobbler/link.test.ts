@@ -1,5 +1,8 @@
 import { expect } from 'chai';
-import { type TestApp, startTestApp } from '../../support/api.ts';
+import { issueCallbackState } from '../../../infra/auth/callback-state.ts';
+import { userStream } from '../../../shared/streams.ts';
+import { usernameKey } from '../../../shared/usernames.ts';
+import { type ApiClient, type TestApp, startTestApp } from '../../support/api.ts';
 import { signedInAs } from '../../support/given.ts';
 import { linkThroughBrowser } from '../../support/scrobbler.ts';
 import { type ScrobblerFake, listHistory, startScrobblerFake } from '../../fakes/scrobbler/server.ts';
@@ -52,23 +55,71 @@ describe('scrobbler link: /scrobbler/auth/start, callback, disconnect', () => {
     for (const row of stored) for (const key of keys) expect(row.secret).not.to.include(key);
   });
 
-  it('refuses a token the scrobbler never issued with 400, and links nothing', async () => {
-    const { client, username } = await signedInAs(app, 'viewer');
-    const res = await client.get('/scrobbler/auth/callback?token=forged');
-    expect(res.status).to.equal(400);
-    const row = await app.ctx.db.selectFrom('users').select('scrobbler_username').where('username', '=', username).executeTakeFirstOrThrow();
-    expect(row.scrobbler_username).to.equal(null);
-  });
-
-  it('refuses a callback without a token, or with a state issued to another user', async () => {
-    const { client } = await signedInAs(app, 'viewer');
-    const other = await signedInAs(app, 'viewer');
-    expect((await client.get('/scrobbler/auth/callback')).status).to.equal(400);
-    const start = await other.client.get('/scrobbler/auth/start');
+  /** A state start issued to the client's user, and a token the scrobbler approved for `RJ`. */
+  async function startedLink(client: ApiClient) {
+    const start = await client.get('/scrobbler/auth/start');
     const state = new URL(new URL(start.body.url).searchParams.get('cb')!).searchParams.get('state')!;
+    return { state, token: approvedToken() };
+  }
+  const approvedToken = () => {
     const token = fake.state.newToken();
     fake.state.tokens.set(token, 'RJ');
-    expect((await client.get(`/scrobbler/auth/callback?token=${token}&state=${encodeURIComponent(state)}`)).status).to.equal(400);
+    return token;
+  };
+  const callback = (client: ApiClient, token: string, state?: string) =>
+    client.get(`/scrobbler/auth/callback?token=${token}${state === undefined ? '' : `&state=${encodeURIComponent(state)}`}`);
+  const linkedName = async (username: string) =>
+    (await app.ctx.db.selectFrom('users').select('scrobbler_username').where('username', '=', username).executeTakeFirstOrThrow()).scrobbler_username;
+
+  it('refuses a token the scrobbler never issued with 400, and links nothing', async () => {
+    const { client, username } = await signedInAs(app, 'viewer');
+    const { state } = await startedLink(client);
+    const res = await callback(client, 'forged', state);
+    expect(res.status).to.equal(400);
+    expect(await linkedName(username)).to.equal(null);
+  });
+
+  it('given a link a third party started, when the victim follows its callback, then 400 and nothing is linked', async () => {
+    const victim = await signedInAs(app, 'viewer');
+    const attacker = await signedInAs(app, 'viewer');
+    const { state, token } = await startedLink(attacker.client);
+    expect((await callback(victim.client, token, state)).status).to.equal(400);
+    expect((await callback(victim.client, approvedToken())).status, 'no state at all').to.equal(400);
+    expect((await victim.client.get('/scrobbler/auth/callback')).status, 'no token').to.equal(400);
+    expect(await linkedName(victim.username)).to.equal(null);
+  });
+
+  it('refuses a forged state and one issued more than ten minutes ago', async () => {
+    const { client, username } = await signedInAs(app, 'viewer');
+    const { state } = await startedLink(client);
+    const [issued, nonce, sig] = state.split('.');
+    const forged = `${issued}.${nonce}.${sig!.slice(0, -2)}AA`;
+    expect((await callback(client, approvedToken(), forged)).status).to.equal(400);
+    const old = issueCallbackState(app.ctx.secrets.jwtSecret, 'scrobbler-link', username, Date.now() - 11 * 60_000);
+    const res = await callback(client, approvedToken(), old);
+    expect(res.status).to.equal(400);
+    expect(res.body.detail).to.contain('expired');
+    expect(await linkedName(username)).to.equal(null);
+  });
+
+  it('given a state used once, when it comes back with another token, then 400 and the first link stays', async () => {
+    const { client, username } = await signedInAs(app, 'viewer');
+    const { state, token } = await startedLink(client);
+    expect((await callback(client, token, state)).status).to.equal(302);
+    const again = await callback(client, approvedToken(), state);
+    expect(again.status).to.equal(400);
+    expect(again.body.detail).to.contain('already used');
+    expect(await linkedName(username)).to.equal('RJ');
+  });
+
+  it('given two callbacks racing with one state, then exactly one links', async () => {
+    const { client, username } = await signedInAs(app, 'viewer');
+    const { state, token } = await startedLink(client);
+    const both = await Promise.all([callback(client, token, state), callback(client, approvedToken(), state)]);
+    expect(both.map((r) => r.status).sort()).to.deep.equal([302, 400]);
+    expect(await linkedName(username)).to.equal('RJ');
+    const links = (await app.ctx.store.readAll()).filter((e) => e.type === 'ScrobblerLinked' && e.streamId === userStream(usernameKey(username)));
+    expect(links).to.have.length(1);
   });
 
   it('disconnect unlinks and forgets the session key; a second disconnect changes nothing', async () => {

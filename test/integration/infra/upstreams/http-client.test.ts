@@ -148,6 +148,61 @@ describe('upstream http client', () => {
     expect(spread).to.be.below(150);
   });
 
+  describe('redirects: credentials never leave for another origin', () => {
+    let elsewhere: Fake;
+    before(async () => {
+      elsewhere = await startFake((app: Express) => app.use((_req, res) => res.json({ id: 'stolen', name: 'stolen' })));
+    });
+    after(() => elsewhere.close());
+
+    it('given a 302 to another origin, then nothing reaches it and the call is a 502 naming the service, not the target query', async () => {
+      const { client } = await clientFor((app) => app.get('/artist/:id', (_req, res) => res.redirect(302, `${elsewhere.url}/collect?loot=1`)), {
+        headers: { 'X-Plex-Token': 'sekrit-token' },
+      });
+      const error = await caught(client.getJson('artist/a1', { searchParams: { api_key: 'sekrit-key' } }));
+      expect(error).to.be.instanceOf(UpstreamError).and.include({ status: 502, service: 'metabase' });
+      expect(error.message).to.equal(`metabase: GET /artist/a1 redirected to another origin (${elsewhere.url}): not followed`);
+      expect(elsewhere.requests).to.deep.equal([]);
+    });
+
+    it('given a redirect on the same origin, then it is followed with the credentials', async () => {
+      const { client, fake } = await clientFor(
+        (app) => {
+          app.get('/old/:id', (req, res) => res.redirect(301, `/artist/${req.params.id}?api_key=${String(req.query.api_key)}`));
+          failingFirst()(app);
+        },
+        { headers: { 'X-Plex-Token': 'sekrit-token' } },
+      );
+      expect(await client.getJson('old/a1', { searchParams: { api_key: 'k' }, schema: artist })).to.deep.equal({ id: 'a1', name: 'Low' });
+      expect(fake.requests.map((r) => [r.path, r.headers['x-plex-token']])).to.deep.equal([
+        ['/old/a1', 'sekrit-token'],
+        ['/artist/a1', 'sekrit-token'],
+      ]);
+    });
+  });
+
+  it('cuts off a body beyond its cap, announced or not, with a 502 and no retry', async () => {
+    const big = Buffer.alloc(64 * 1024, 1);
+    const { client, fake } = await clientFor(
+      (app) => {
+        app.get('/announced', (_req, res) => res.type('application/octet-stream').send(big));
+        app.get('/chunked', (_req, res) => {
+          res.type('application/octet-stream');
+          res.write(big.subarray(0, 32 * 1024));
+          res.end(big.subarray(32 * 1024));
+        });
+      },
+      { maxBodyBytes: 16 * 1024 },
+    );
+    for (const path of ['announced', 'chunked']) {
+      const error = await caught(client.request('GET', path));
+      expect(error, path).to.be.instanceOf(UpstreamError).and.include({ status: 502 });
+      expect(error.message).to.equal(`metabase: GET /${path} answered more than 16 KiB`);
+    }
+    expect(fake.requests).to.have.length(2);
+    expect((await client.request('GET', 'announced', { maxBodyBytes: big.length })).body.length).to.equal(big.length);
+  });
+
   it('keeps query strings out of error messages and retry logs', async () => {
     const { client, fake } = await clientFor(failingFirst({ status: 500 }, { status: 500 }), { retries: 1 });
     const logged: string[] = [];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { refreshLibraries } from '../../command/mediaserver/libraries.ts';
 import type { AppContext } from '../../infra/context.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
-import { queryBool, queryInt } from '../../infra/http/params.ts';
+import { OFFSET, PAGE, queryBool, queryInt } from '../../infra/http/params.ts';
 import { mediaserverClients } from '../../infra/upstreams/mediaserver/client.ts';
 import { MirrorItemRow, countsByKind, currentServer, listItems, nonFlacAlbums, searchItems } from './library.queries.ts';
 
@@ -47,7 +47,7 @@ function listRoute(tail: keyof typeof LISTS) {
     description: 'Soft-deleted items (gone from the server) are excluded unless `include_deleted=true`.',
     access: 'user',
     params: z.object({ section_id: z.string().min(1).max(64) }),
-    query: z.object({ include_deleted: queryBool(false), page: queryInt(1, { min: 1 }), page_size: queryInt(50, { min: 1, max: 500 }) }),
+    query: z.object({ include_deleted: queryBool(false), page: queryInt(1, PAGE), page_size: queryInt(50, { min: 1, max: 500 }) }),
     response: z.array(MirrorItemRow),
     handler: async ({ ctx, params, query }) => {
       const server = await currentServer(ctx.db);
@@ -84,7 +84,7 @@ export const libraryQueryRoutes = [
       q: z.string().min(1),
       kind: z.string().default('album').refine((k) => k in SEARCH_KINDS, 'one of artist, album, track'),
       limit: queryInt(10, { min: 1, max: 200 }),
-      offset: queryInt(0, { min: 0 }),
+      offset: queryInt(0, OFFSET),
     }),
     response: z.array(MirrorItemRow),
     handler: async ({ ctx, query }) => {

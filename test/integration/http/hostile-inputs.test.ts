@@ -3,13 +3,12 @@ import fc from 'fast-check';
 import { type CatalogFake, startCatalogFake } from '../../fakes/catalog/server.ts';
 import { type Fake, startFake } from '../../fakes/harness.ts';
 import { type MediaserverFake, mediaserverEnv, startMediaserverFake } from '../../fakes/mediaserver/server.ts';
-import { type ScrobblerFake, startScrobblerFake } from '../../fakes/scrobbler/server.ts';
+import { type ScrobblerFake, generatedHistory, startScrobblerFake } from '../../fakes/scrobbler/server.ts';
 import { type ApiClient, type TestApp, startTestApp } from '../../support/api.ts';
 import { signedInAdmin, signedInAs } from '../../support/given.ts';
 import { hostileValues, jsonValue, urlValue } from '../../support/hostile-values.ts';
 import { type Field, type Known, type Operation, type WireValue, fieldKey, fieldsOf, operationsOf, requestFor } from '../../support/openapi-walk.ts';
 import { linkThroughBrowser } from '../../support/scrobbler.ts';
-import { DAY, givenScrobbles, nowUts } from '../../support/scrobbles.ts';
 import { pollTask } from '../tasks/test-tasks.ts';
 
 /**
@@ -158,9 +157,9 @@ function unconfiguredUpstreams(url: string): Record<string, string> {
  */
 async function givenALibrary(app: TestApp, admin: ApiClient, scrobbler: ScrobblerFake, mediaserver: MediaserverFake, _catalog: CatalogFake): Promise<Known> {
   await signedInAs(app, 'viewer', VICTIM);
+  scrobbler.state.addUser('walker', generatedHistory({ count: 40, newestUts: Math.floor(Date.now() / 1000) - 60, stepSeconds: 20_000, artists: 5 }));
   expect((await linkThroughBrowser(admin, scrobbler, 'walker')).status).to.equal(302);
-  const plays = [0, 1, 40, 400, 4000].map((daysAgo) => ({ uts: nowUts() - daysAgo * DAY, artist: 'Daft Punk', track: 'One More Time', album: 'Discovery' }));
-  await givenScrobbles(app, 'admin', plays, 'walker');
+  expect((await admin.post('/scrobbler/me/refresh-mirror')).body.inserted).to.equal(40);
   expect((await admin.post('/mediaserver/me/auth/start')).status).to.equal(200);
   mediaserver.linkPin();
   expect((await admin.post('/mediaserver/me/auth/finish')).body.status).to.equal('completed');

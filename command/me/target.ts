@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
 import type { SessionUser } from '../../infra/http/auth.ts';
+import { bodyInt } from '../../infra/http/params.ts';
 import { NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { findLiveRow } from '../../query/canonical/canonical.queries.ts';
@@ -11,7 +12,7 @@ export const TargetBody = z
   .object({
     canonical_id: z.string().min(1).max(64).nullish(),
     catalog_id: z
-      .union([z.number().int().positive(), z.string().regex(/^\d{1,20}$/, 'a catalog id is an integer')])
+      .union([bodyInt({ min: 1, max: 999_999_999_999_999 }), z.string().regex(/^\d{1,20}$/, 'a catalog id is an integer')])
       .nullish(),
   })
   .refine((b) => b.canonical_id || (b.catalog_id !== undefined && b.catalog_id !== null), {

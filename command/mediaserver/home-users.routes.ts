@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
+import { pathInt } from '../../infra/http/params.ts';
 import { UserObject } from '../../query/auth/users.queries.ts';
 import { Password, Username } from '../../shared/usernames.ts';
 import { homeUsers } from './home-users.ts';
@@ -35,7 +36,7 @@ export const homeUserRoutes = [
     summary: 'Create a local account for a home user, linked to that home user',
     access: 'user',
     status: 201,
-    params: z.object({ home_user_id: z.coerce.number().int() }),
+    params: z.object({ home_user_id: pathInt({ min: 1, max: 999_999_999_999 }) }),
     body: z.object({ new_username: Username, new_password: Password, pin: z.string().max(64) }),
     response: UserObject,
     errors: {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
+import { MILLISECONDS, bodyInt } from '../../infra/http/params.ts';
 import { log } from '../../infra/logger.ts';
 import { mediaserverMedia } from '../../infra/upstreams/mediaserver/media.ts';
 import { playableItem } from '../../query/mediaserver/play.routes.ts';
@@ -7,8 +8,8 @@ import { mediaserverLink } from './link.ts';
 
 const TimelineBody = z.object({
   state: z.enum(['playing', 'paused', 'stopped']),
-  time_ms: z.number().int().min(0),
-  duration_ms: z.number().int().min(0),
+  time_ms: bodyInt(MILLISECONDS),
+  duration_ms: bodyInt(MILLISECONDS),
 });
 
 export const timelineRoutes = [

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
+import { UNIX_SECONDS, bodyInt } from '../../infra/http/params.ts';
 import { scrobblerClient } from '../../infra/upstreams/scrobbler/client.ts';
 import { forgetScope } from '../../infra/upstreams/scrobbler/proxy-cache.ts';
 import { userMethods } from '../../infra/upstreams/scrobbler/user-methods.ts';
@@ -12,8 +13,8 @@ const TrackRef = z.object({ artist: name, track: name });
 const PlayBody = TrackRef.extend({
   album: z.string().trim().max(500).optional(),
   album_artist: z.string().trim().max(500).optional(),
-  duration: z.number().int().min(0).optional().describe('seconds'),
-  track_number: z.number().int().min(0).optional(),
+  duration: bodyInt({ min: 0, max: 7 * 86_400 }).optional().describe('seconds'),
+  track_number: bodyInt({ min: 0, max: 10_000 }).optional(),
   mbid: z.string().trim().max(64).optional(),
 });
 const Outcome = z.object({ artist: z.string(), track: z.string(), album: z.string().nullable(), ignored_code: z.number().int(), ignored_message: z.string().nullable() });
@@ -68,7 +69,7 @@ export const liveWriteRoutes = [
     description:
       'Signed `track.scrobble` with the caller’s session key. `timestamp` (unix seconds, when the play started) defaults to now. A play the scrobbler ignores answers 200 with `accepted: 0` and its reason in `ignored_code`/`ignored_message`. The local mirror picks it up at its next refresh.',
     access: 'user',
-    body: PlayBody.extend({ timestamp: z.number().int().min(0).optional() }),
+    body: PlayBody.extend({ timestamp: bodyInt(UNIX_SECONDS).optional() }),
     response: Outcome.extend({ accepted: z.number().int(), ignored: z.number().int(), timestamp: z.number().int() }),
     errors: ERRORS,
     handler: async ({ ctx, user, body }) => {

@@ -10,6 +10,7 @@ import type { Route } from './define-route.ts';
 import { clientCors } from './cors.ts';
 import { docsRouter } from './docs.ts';
 import { RequestValidationError, type Location, errorMiddleware, validationDetails } from './errors.ts';
+import { inputProblems } from './input-guard.ts';
 import { openApiDocument } from './openapi.ts';
 import type { RequestActivity } from './request-activity.ts';
 
@@ -42,6 +43,8 @@ export function createApp(ctx: AppContext, routes: Route[], activity: RequestAct
 
 function handlerFor(ctx: AppContext, route: Route) {
   return async (req: Request, res: Response) => {
+    const unsafe = inputProblems(req);
+    if (unsafe.length > 0) throw new RequestValidationError(unsafe);
     const user = await authorize(req, route.access, ctx.sessions);
     res.locals.user = user?.username;
     const params = parse('path', route.params, req.params);

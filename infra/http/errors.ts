@@ -18,8 +18,14 @@ export class RequestValidationError extends Error {
   }
 }
 
+/** One entry per field: the first problem zod found there (`2^63` is both too big and not an integer). */
 export function validationDetails(where: Location, error: z.ZodError, input: unknown): ValidationDetail[] {
-  return error.issues.map((issue) => {
+  const seen = new Set<string>();
+  const firstPerField = error.issues.filter((issue) => {
+    const key = JSON.stringify(issue.path.map(String));
+    return !seen.has(key) && seen.add(key);
+  });
+  return firstPerField.map((issue) => {
     const missing = issue.code === 'invalid_type' && valueAt(input, issue.path) === undefined;
     return {
       loc: [where, ...issue.path.map((p) => (typeof p === 'symbol' ? String(p) : p))],

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
-import { pageQuery } from '../../shared/paging.ts';
+import { pageQuery } from '../../infra/http/params.ts';
 import { INVALID_KINDS } from '../../shared/scrobbles/invalid.ts';
 import { ScrobbleRecord } from '../scrobbler/scrobbles.queries.ts';
 import { listInvalid } from './invalid-scrobbles.queries.ts';

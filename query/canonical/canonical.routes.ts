@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
-import { queryInt } from '../../infra/http/params.ts';
+import { OFFSET, queryInt } from '../../infra/http/params.ts';
 import { NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { entityStream } from '../../shared/streams.ts';
@@ -32,7 +32,7 @@ function kindRoutes(kind: Kind) {
       tag: 'canonical',
       summary: `Search canonical ${PLURAL[kind]} by name`,
       access: 'user',
-      query: z.object({ q: z.string().default(''), limit: queryInt(20, { min: 1, max: 200 }), offset: queryInt(0, { min: 0 }) }),
+      query: z.object({ q: z.string().default(''), limit: queryInt(20, { min: 1, max: 200 }), offset: queryInt(0, OFFSET) }),
       response: z.array(CanonicalDoc),
       handler: async ({ ctx, query }) => {
         const folded = foldName(query.q);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
-import { queryInt } from '../../infra/http/params.ts';
+import { PAGE, queryInt } from '../../infra/http/params.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { LibraryKind } from '../../shared/library.ts';
 import { DuplicatesPage, duplicateGroups } from './duplicates.queries.ts';
@@ -18,7 +18,7 @@ export const maintenanceRoutes = [
     access: 'admin',
     query: z.object({
       kind: LibraryKind,
-      page: queryInt(1, { min: 1 }),
+      page: queryInt(1, PAGE),
       limit: queryInt(25, { min: 1, max: 200 }),
       q: z.string().max(200).optional(),
     }),

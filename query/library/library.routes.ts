@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
-import { queryInt } from '../../infra/http/params.ts';
+import { PAGE, queryInt } from '../../infra/http/params.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { LibraryFilter, type LibraryKind, LibrarySort } from '../../shared/library.ts';
 import { LibraryPage, albumGenres, libraryPage } from './library.queries.ts';
@@ -12,7 +12,7 @@ const ListQuery = z.object({
   filter: LibraryFilter.optional(),
   genre: z.string().max(200).optional(),
   q: z.string().max(200).optional().describe('Substring of the folded name'),
-  page: queryInt(1, { min: 1 }),
+  page: queryInt(1, PAGE),
   page_size: queryInt(50, { min: 1, max: 500 }),
 });
 
@@ -42,7 +42,7 @@ export const libraryRoutes = [
     tag: 'library',
     summary: 'Distinct album genres with album counts, most common first',
     access: 'user',
-    query: z.object({ limit: queryInt(0, { min: 0 }).describe('0 means all') }),
+    query: z.object({ limit: queryInt(0, { min: 0, max: 10_000 }).describe('0 means all') }),
     response: z.array(z.object({ genre: z.string(), count: z.number().int() })),
     handler: ({ ctx, query }) => albumGenres(ctx.db, query.limit),
   }),

@@ -3,7 +3,7 @@ import { refreshLibraries } from '../../command/mediaserver/libraries.ts';
 import type { AppContext } from '../../infra/context.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { sendJsonArray } from '../../infra/http/json-array-stream.ts';
-import { queryBool, queryInt } from '../../infra/http/params.ts';
+import { OFFSET, PAGE, optionalQueryInt, queryBool, queryInt } from '../../infra/http/params.ts';
 import { mediaserverClients } from '../../infra/upstreams/mediaserver/client.ts';
 import { countItems, listPage, walkItems } from './library-list.queries.ts';
 import { MirrorItemRow, countsByKind, currentServer, nonFlacAlbums, searchItems } from './library.queries.ts';
@@ -40,12 +40,10 @@ async function serverOrRefresh(ctx: AppContext, actor: string) {
   return currentServer(ctx.db);
 }
 
-/** Optional paging: absent, the whole list is answered. */
-const pagingParam = (max: number, description: string) => z.coerce.number().int().min(1).max(max).optional().meta({ description });
 const LIST_QUERY = z.object({
   include_deleted: queryBool(false),
-  page: pagingParam(1_000_000, 'Page number, 1-based. With `page` or `page_size` the answer is that page and `X-Total-Count`; with neither, the whole list.'),
-  page_size: pagingParam(500, 'Rows per page (default 50 when `page` is given).'),
+  page: optionalQueryInt(PAGE).meta({ description: 'Page number, 1-based. With `page` or `page_size` the answer is that page and `X-Total-Count`; with neither, the whole list.' }),
+  page_size: optionalQueryInt({ min: 1, max: 500 }).meta({ description: 'Rows per page (default 50 when `page` is given).' }),
 });
 
 function listRoute(tail: keyof typeof LISTS) {
@@ -99,7 +97,7 @@ export const libraryQueryRoutes = [
       q: z.string().min(1),
       kind: z.string().default('album').refine((k) => k in SEARCH_KINDS, 'one of artist, album, track'),
       limit: queryInt(10, { min: 1, max: 200 }),
-      offset: queryInt(0, { min: 0 }),
+      offset: queryInt(0, OFFSET),
     }),
     response: z.array(MirrorItemRow),
     handler: async ({ ctx, query }) => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
-import { optionalQueryInt } from '../../infra/http/params.ts';
+import { WINDOW_DAYS, optionalQueryInt } from '../../infra/http/params.ts';
 import { windowStart } from '../../shared/scrobbles/calendar.ts';
 import { heatmap, invalidCount, latestScrobbles, newArtistCount, playsPerDay, scrobbleSpan, streaks, totalsOf } from './dashboard.queries.ts';
 import { type Db, EntityOut, type Owner, ScrobbleOut, nowUts, ownerOf, topEntities, windowFrom } from './listening.queries.ts';
@@ -54,7 +54,7 @@ export const dashboardRoutes = [
       'Top lists, heatmap, plays per day and new artists cover the rolling `window_days` (omitted, zero or negative: all time); ' +
       'totals, streaks, latest scrobbles and the mirror status are not time-scoped. Invalid scrobbles never count.',
     access: 'user',
-    query: z.object({ window_days: optionalQueryInt() }),
+    query: z.object({ window_days: optionalQueryInt(WINDOW_DAYS) }),
     response: Dashboard,
     handler: async ({ ctx, user, query }) => {
       const windowDays = query.window_days !== undefined && query.window_days > 0 ? query.window_days : null;

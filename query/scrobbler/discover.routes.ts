@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
-import { queryInt } from '../../infra/http/params.ts';
-import { DAY_SECONDS, windowStart } from '../../shared/scrobbles/calendar.ts';
+import { WINDOW_DAYS, pathInt, queryInt } from '../../infra/http/params.ts';
+import { daysBefore, windowStart } from '../../shared/scrobbles/calendar.ts';
 import { heatmapCell, newArtists, rediscover } from './discover.queries.ts';
 import { ScrobbleOut, nowUts, ownerOf } from './listening.queries.ts';
 
@@ -25,9 +25,9 @@ export const discoverRoutes = [
     description: '`window_days`: missing means 30, zero or less means all time.',
     access: 'user',
     query: z.object({
-      dow: z.coerce.number().int().min(0).max(6),
-      hour: z.coerce.number().int().min(0).max(23),
-      window_days: queryInt(30),
+      dow: pathInt({ min: 0, max: 6 }),
+      hour: pathInt({ min: 0, max: 23 }),
+      window_days: queryInt(30, WINDOW_DAYS),
       limit: queryInt(50, { min: 1, max: 500 }),
     }),
     response: z.array(ScrobbleOut),
@@ -43,12 +43,12 @@ export const discoverRoutes = [
     tag: 'scrobbler',
     summary: 'Heavily played tracks not played in the last `not_played_days`, ranked by all-time plays',
     access: 'user',
-    query: z.object({ not_played_days: queryInt(90), limit: queryInt(20, { min: 1, max: 500 }) }),
+    query: z.object({ not_played_days: queryInt(90, { min: 0, max: WINDOW_DAYS.max }), limit: queryInt(20, { min: 1, max: 500 }) }),
     response: z.array(RediscoverRow),
     handler: async ({ ctx, user, query }) => {
       const owner = await ownerOf(ctx.db, user.username);
       if (!owner) return [];
-      return rediscover(ctx.db, owner, nowUts() - Math.max(0, query.not_played_days) * DAY_SECONDS, query.limit);
+      return rediscover(ctx.db, owner, daysBefore(nowUts(), query.not_played_days), query.limit);
     },
   }),
   defineRoute({
@@ -59,7 +59,7 @@ export const discoverRoutes = [
     description: '`window_days` zero or less means all time.',
     access: 'user',
     query: z.object({
-      window_days: queryInt(30),
+      window_days: queryInt(30, WINDOW_DAYS),
       limit: queryInt(20, { min: 1, max: 500 }),
       tracks_per_artist: queryInt(5, { min: 0, max: 100 }),
     }),

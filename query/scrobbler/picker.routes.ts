@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
-import { queryInt } from '../../infra/http/params.ts';
+import { OFFSET, queryInt } from '../../infra/http/params.ts';
 import { liveRead } from '../../infra/upstreams/scrobbler/live-read.ts';
 import { SEARCH_METHOD, pickerRows, upstreamPage } from '../../infra/upstreams/scrobbler/picker.ts';
 import { TTL } from '../../infra/upstreams/scrobbler/proxy-cache.ts';
@@ -17,7 +17,7 @@ export const pickerRoutes = [
     description:
       'Rows carry the scrobbler ref ids the service builds: the lowercased name for an artist, `<artist>::<name>` for an album or track. The scrobbler is asked for page `offset // limit + 1` of `limit` rows.',
     access: 'user',
-    query: z.object({ kind: z.enum(['artist', 'album', 'track']), q: str(), limit: queryInt(20, { min: 1, max: 200 }), offset: queryInt(0, { min: 0 }) }),
+    query: z.object({ kind: z.enum(['artist', 'album', 'track']), q: str(), limit: queryInt(20, { min: 1, max: 200 }), offset: queryInt(0, OFFSET) }),
     response: z.array(PickerRow),
     errors: PROXY_ERRORS,
     handler: async ({ ctx, query }) => {

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { linkedScrobblerUsername } from '../../command/scrobbler/scrobbler-link.ts';
 import type { Route } from '../../infra/http/define-route.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
+import { UNIX_SECONDS, pathInt } from '../../infra/http/params.ts';
 import { TTL } from '../../infra/upstreams/scrobbler/proxy-cache.ts';
 import { PROXY_ERRORS, Period, Proxied, paging, readFor } from './proxy-route.ts';
 
@@ -68,7 +69,7 @@ const listenings: MeSpec[] = [
   },
 ];
 
-const Range = z.object({ from_ts: z.coerce.number().int().min(0), to_ts: z.coerce.number().int().min(0) });
+const Range = z.object({ from_ts: pathInt(UNIX_SECONDS), to_ts: pathInt(UNIX_SECONDS) });
 
 /** `/scrobbler/me/charts/{from_ts}/{to_ts}/albums|artists|tracks` → `user.getWeekly…Chart` with `from`, `to`. */
 const weeklyCharts: MeSpec[] = (['albums', 'artists', 'tracks'] as const).map((kind) => {

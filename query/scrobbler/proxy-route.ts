@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
 import { type Route, defineRoute } from '../../infra/http/define-route.ts';
-import { queryBool, queryInt } from '../../infra/http/params.ts';
+import { PAGE, queryBool, queryInt } from '../../infra/http/params.ts';
 import { liveRead } from '../../infra/upstreams/scrobbler/live-read.ts';
 
 /** Proxied answers keep the scrobbler's own JSON shape (its keys, string scalars, `@attr` paging). */
 export const Proxied = z.record(z.string(), z.unknown()).meta({ description: 'The scrobbler’s answer, in its own shape' });
 
 /** Paging passed through to the scrobbler as `page` and `limit`. */
-export const paging = { page: queryInt(1, { min: 1 }), limit: queryInt(50, { min: 1, max: 1000 }) };
+export const paging = { page: queryInt(1, PAGE), limit: queryInt(50, { min: 1, max: 1000 }) };
 export const autocorrect = { autocorrect: queryBool(false) };
 export const Period = z.enum(['overall', '7day', '1month', '3month', '6month', '12month']).default('overall');
 

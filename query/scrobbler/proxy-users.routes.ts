@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UNIX_SECONDS, optionalQueryInt, queryInt } from '../../infra/http/params.ts';
 import { TTL } from '../../infra/upstreams/scrobbler/proxy-cache.ts';
 import { Period, paging, proxyRoute, str } from './proxy-route.ts';
 
@@ -6,9 +7,9 @@ const User = z.object({ username: str(100) });
 const Paging = z.object(paging);
 const RecentQuery = z.object({
   page: paging.page,
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-  from: z.coerce.number().int().min(0).optional(),
-  to: z.coerce.number().int().min(0).optional(),
+  limit: queryInt(50, { min: 1, max: 200 }),
+  from: optionalQueryInt(UNIX_SECONDS),
+  to: optionalQueryInt(UNIX_SECONDS),
 });
 
 /**

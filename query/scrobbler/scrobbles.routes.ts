@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { BULK_IMPORT_TASK } from '../../command/scrobbler/import-scrobbles.task.ts';
 import { linkedScrobblerUsername, userSince } from '../../command/scrobbler/scrobbler-link.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
-import { pageQuery } from '../../shared/paging.ts';
+import { pageQuery } from '../../infra/http/params.ts';
 import { TaskRecord } from '../../shared/tasks.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 import { ScrobbleRecord, latestTaskStartedBy, recentScrobbles, tasksStartedBy } from './scrobbles.queries.ts';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { NotFound } from '../../shared/errors.ts';
-import { pageQuery } from '../../shared/paging.ts';
+import { pageQuery } from '../../infra/http/params.ts';
 import { TASK_STATUS_FILTERS, TaskRecord } from '../../shared/tasks.ts';
 import { findRunningTask, findTask, listTasks } from './task-history.queries.ts';
 

@@ -21,10 +21,16 @@ export const isoDate = (day: number) => new Date(day * DAY_SECONDS * 1000).toISO
 export const isoTime = (uts: number) => new Date(uts * 1000).toISOString();
 
 /**
+ * `days` days before `nowUts`, never before the epoch: no valid scrobble lies there, and a
+ * timestamp below -2^31 would overflow the `integer` column it is compared with.
+ */
+export const daysBefore = (nowUts: number, days: number) => Math.max(0, nowUts - days * DAY_SECONDS);
+
+/**
  * A rolling window of `windowDays` days ending now, as the first second it covers; null means all
  * time (the interface's "omitted, zero or negative").
  */
 export function windowStart(windowDays: number | undefined, nowUts: number): number | null {
   if (windowDays === undefined || windowDays <= 0) return null;
-  return nowUts - windowDays * DAY_SECONDS;
+  return daysBefore(nowUts, windowDays);
 }

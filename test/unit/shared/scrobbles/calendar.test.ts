@@ -19,6 +19,7 @@ describe('scrobble calendar', () => {
     expect(windowStart(0, reference)).to.equal(null);
     expect(windowStart(-1, reference)).to.equal(null);
     expect(windowStart(2, reference)).to.equal(reference - 2 * 86_400);
+    expect(windowStart(100_000, reference), 'a window reaching before 1970 starts at the epoch').to.equal(0);
   });
 });
 

@@ -17,6 +17,14 @@ const url = (fallback: string) =>
     .optional()
     .transform((v) => (v && v.trim() !== '' ? v.trim().replace(/\/+$/, '') : fallback));
 
+/** A signing or encryption secret given by the operator: at least 32 bytes, as the generated ones are. */
+const secret = optional.refine((v) => v === undefined || Buffer.byteLength(v, 'utf8') >= 32, {
+  message: 'must be at least 32 bytes (e.g. `openssl rand -base64 48`), or unset to have one generated into DATA_DIR',
+});
+
+/** OWASP's scrypt cost, the default; see infra/auth/password-hasher.ts. */
+const DEFAULT_SCRYPT_N = 2 ** 17;
+
 const ROLES = ['api', 'projector', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -32,13 +40,15 @@ const schema = z.object({
     .default('api,projector,worker')
     .transform((v) => v.split(',').map((r) => r.trim()).filter(Boolean))
     .pipe(z.array(z.enum(ROLES)).min(1)),
-  JWT_SECRET: optional,
-  SECRET_KEY: optional,
+  JWT_SECRET: secret,
+  SECRET_KEY: secret,
   COOKIE_SECURE: bool.default(false),
   ADMIN_USERNAME: z.string().default('admin'),
   ADMIN_PASSWORD: optional,
   CLIENT_URL: url('http://localhost:5173'),
   TRUSTED_PROXY: optional,
+  /** `closed`: no self-registration (admins still create accounts under /auth/users/). */
+  REGISTRATION: z.enum(['open', 'closed']).default('open'),
   MEDIASERVER_URL: optional,
   MEDIASERVER_TOKEN: optional,
   MEDIASERVER_ACCOUNT_URL: url('https://plex.tv'),
@@ -66,18 +76,39 @@ const schema = z.object({
   LLM_API_KEY: optional,
   LLM_MODEL: z.string().default('gpt-4o-mini'),
   UPSTREAM_PACING: z.enum(['real', 'off']).default('real'),
-  /** Test suites only: a cheaper scrypt cost for password hashing. Leave unset in deployments. */
-  PASSWORD_SCRYPT_N: z.coerce.number().int().min(1024).optional(),
+  /**
+   * Test suites only: a cheaper scrypt cost for password hashing, refused below the default unless
+   * NODE_ENV=test. Leave unset in deployments.
+   */
+  PASSWORD_SCRYPT_N: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .refine((n) => (n & (n - 1)) === 0, { message: 'must be a power of two' })
+    .optional(),
+  NODE_ENV: optional,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+}).superRefine((config, context) => {
+  if (config.PASSWORD_SCRYPT_N !== undefined && config.PASSWORD_SCRYPT_N < DEFAULT_SCRYPT_N && config.NODE_ENV !== 'test') {
+    context.addIssue({
+      code: 'custom',
+      path: ['PASSWORD_SCRYPT_N'],
+      message: `below the default ${DEFAULT_SCRYPT_N} (2^17) weakens every password hash and is for the test suite only (NODE_ENV=test); leave it unset`,
+    });
+  }
 });
 
 export type Config = Readonly<z.output<typeof schema>>;
 
+/** A setting the service refuses to start with: one line per problem, each naming its variable. */
+export class ConfigurationError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid configuration: ${problems.join('; ')}`);
+  }
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
-    throw new Error(`invalid configuration:\n  ${lines.join('\n  ')}`);
-  }
+  if (!parsed.success) throw new ConfigurationError(parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`));
   return Object.freeze(parsed.data);
 }

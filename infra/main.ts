@@ -1,9 +1,9 @@
-import { loadConfig } from './config.ts';
+import { type Config, ConfigurationError, loadConfig } from './config.ts';
 import { log, setLogLevel } from './logger.ts';
 import { createService } from './service.ts';
 
 /** Entry point: `npm start` runs the API, the projector and the worker in one process. */
-const config = loadConfig();
+const config = configOrExit();
 setLogLevel(config.LOG_LEVEL);
 const service = await createService(config);
 const { url } = await service.start();
@@ -28,4 +28,15 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       },
     );
   });
+}
+
+/** A setting the service refuses is the operator's to fix: one line each, no stack trace. */
+function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigurationError)) throw error;
+    for (const problem of error.problems) console.error(`refusing to start: ${problem}`);
+    process.exit(1);
+  }
 }

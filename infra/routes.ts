@@ -2,6 +2,7 @@ import { authRoutes } from '../command/auth/auth.routes.ts';
 import { userAdminRoutes } from '../command/auth/users.routes.ts';
 import { userQueryRoutes } from '../query/auth/users.routes.ts';
 import { canonicalRoutes } from '../query/canonical/canonical.routes.ts';
+import { resolveRoutes } from '../query/canonical/resolve.routes.ts';
 import { refsRoutes } from '../command/canonical/refs.routes.ts';
 import { mergeRoutes } from '../command/canonical/merge.routes.ts';
 import { rebuildRoutes } from '../command/canonical/rebuild.routes.ts';
@@ -16,6 +17,7 @@ import { commentQueryRoutes } from '../query/me/comments.routes.ts';
 import { commentWriteRoutes } from '../command/me/comments.routes.ts';
 import { linkRoutes as scrobblerLinkRoutes } from '../command/scrobbler/link.routes.ts';
 import { mirrorRoutes } from '../command/scrobbler/mirror.routes.ts';
+import { canonicalLinkRoutes } from '../command/scrobbler/canonical-link.routes.ts';
 import { scrobblesQueryRoutes } from '../query/scrobbler/scrobbles.routes.ts';
 import { invalidScrobblesRoutes } from '../query/admin/invalid-scrobbles.routes.ts';
 import { adminScrobblesRoutes } from '../command/admin/scrobbles.routes.ts';
@@ -29,6 +31,7 @@ import { liveWriteRoutes } from '../command/scrobbler/live-writes.routes.ts';
 import { personalByNameRoutes } from '../command/scrobbler/personal-by-name.routes.ts';
 import { personalByNameQueryRoutes } from '../query/scrobbler/personal-by-name.routes.ts';
 import { dashboardRoutes } from '../query/scrobbler/dashboard.routes.ts';
+import { discoverRoutes } from '../query/scrobbler/discover.routes.ts';
 import { statsRoutes } from '../query/me/stats.routes.ts';
 import { linkCommandRoutes } from '../command/mediaserver/link.routes.ts';
 import { linkQueryRoutes } from '../query/mediaserver/link.routes.ts';
@@ -51,6 +54,7 @@ export const routes: Route[] = [
   ...userAdminRoutes,
   ...taskHistoryRoutes,
   ...refsRoutes,
+  ...resolveRoutes,
   ...canonicalRoutes,
   ...mergeRoutes,
   ...cancelTaskRoutes,
@@ -62,6 +66,7 @@ export const routes: Route[] = [
   ...scrobblerLinkRoutes,
   ...scrobblesQueryRoutes,
   ...mirrorRoutes,
+  ...canonicalLinkRoutes,
   ...invalidScrobblesRoutes,
   ...adminScrobblesRoutes,
   ...personalByNameQueryRoutes,
@@ -77,6 +82,7 @@ export const routes: Route[] = [
   ...libraryRoutes,
   ...maintenanceRoutes,
   ...dashboardRoutes,
+  ...discoverRoutes,
   ...statsRoutes,
   ...linkQueryRoutes,
   ...linkCommandRoutes,

@@ -9,18 +9,23 @@ import type { AppContext } from './context.ts';
 import { type DatabaseHandle, type Engine, openDatabase } from './db/create-db.ts';
 import { startEmbeddedMaintenance } from './db/embedded-maintenance.ts';
 import { migrate } from './db/migrations/index.ts';
-import { appendedTypes, recordingAppends } from './eventstore/append-log.ts';
+import { appendedTypes, lastAppended, recordingAppends } from './eventstore/append-log.ts';
 import type { EventStore } from './eventstore/event-store.ts';
 import { createEventStoreDbEventStore } from './eventstore/eventstoredb/eventstoredb-event-store.ts';
 import { createPostgresEventStore } from './eventstore/postgres/postgres-event-store.ts';
 import { createApp } from './http/app.ts';
+import { type HttpTimeouts, HTTP_TIMEOUTS, createHttpServer } from './http/server.ts';
 import { RequestActivity } from './http/request-activity.ts';
 import { log } from './logger.ts';
 import { ProjectionRunner, type RunnerOptions } from './projections/runner.ts';
+import { unitOfWork } from './projections/read-models.ts';
 import { pollForPosition } from './projections/wait-for-position.ts';
 import { type Projector, projectorsHandling } from './projections/projector.ts';
 import { routes } from './routes.ts';
+import { commandPorts } from './commands.ts';
+import type { CommandPorts } from './ports/commands.ts';
 import { loadSecrets } from './secrets.ts';
+import { resealLegacyCredentials } from './credentials/reseal.ts';
 import { createAuthServices } from './auth/index.ts';
 import { bootstrapAdmin } from '../command/auth/bootstrap-admin.ts';
 import { usernameKey } from '../shared/usernames.ts';
@@ -29,9 +34,9 @@ import { TaskRunner } from './tasks/runner.ts';
 import { type RunningReactor, startReactor } from './reactors/reactor.ts';
 import { reactors } from './reactors/registry.ts';
 
-const SETTLE_TIMEOUT_MS = 5000;
+const CATCH_UP_TIMEOUT_MS = 5000;
 /** A reaction waits on an upstream: past this the answer goes out and the reaction finishes on its own. */
-const REACTION_SETTLE_TIMEOUT_MS = 3000;
+const REACTION_CATCH_UP_TIMEOUT_MS = 3000;
 
 export interface ServiceOptions {
   /** An already open database (tests hand in a clone of a migrated template). */
@@ -40,6 +45,8 @@ export interface ServiceOptions {
   /** Test seam: read models beside the registry's (a projector rigged to fail), and retry settings. */
   extraProjectors?: Projector[];
   runner?: Pick<RunnerOptions, 'retryMs' | 'maxAttempts'>;
+  /** Tests shorten them to see a slow client cut without waiting 30 s. */
+  httpTimeouts?: Partial<HttpTimeouts>;
 }
 
 export interface Service {
@@ -64,15 +71,17 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const projections = roles.has('projector')
     ? new ProjectionRunner(db, store, projectors, { ...runnerOptions(database.engine, activity), ...options.runner })
     : undefined;
-  const tasks = new TaskRunner(store, bus, db);
+  const tasks = new TaskRunner(store, bus, db, () => ctx.readModels);
   for (const definition of taskDefinitions({ projections, context: () => ctx })) tasks.register(definition);
   const secrets = loadSecrets(config);
+  await resealLegacyCredentials(db, secrets.secretKey);
   const auth = createAuthServices(db, secrets, { projectsUsers: Boolean(projections), scryptN: config.PASSWORD_SCRYPT_N });
   projections?.onApplied((projector, events) => {
     if (projector === 'users') auth.sessions.invalidate(events.map((e) => usernameKey((e.data as { username: string }).username)));
   });
 
   let runningReactors: RunningReactor[] = [];
+  let commands: CommandPorts | undefined;
   const ctx: AppContext = {
     config,
     secrets,
@@ -83,21 +92,27 @@ export async function createService(config: Config, options: ServiceOptions = {}
     sessions: auth.sessions,
     auth,
     projections,
-    validateResponses: options.validateResponses ?? false,
-    async settleReactions(position) {
-      if (!position) return;
-      const types = appendedTypes(position);
-      const concerned = runningReactors.filter((r) => !types || [...r.handles].some((t) => types.has(t)));
-      await activity.aside(() => Promise.all(concerned.map((r) => r.waitFor(position, REACTION_SETTLE_TIMEOUT_MS))));
+    get commands() {
+      return (commands ??= commandPorts(ctx));
     },
-    async settle(position) {
-      if (!position) return;
-      const types = appendedTypes(position);
-      await activity.aside(() =>
-        projections
-          ? projections.waitFor(position, types, SETTLE_TIMEOUT_MS)
-          : pollForPosition(db, position, SETTLE_TIMEOUT_MS, projectorsHandling(projectors, types)),
-      );
+    validateResponses: options.validateResponses ?? false,
+    readModels: {
+      async catchUp(position = lastAppended()) {
+        if (!position) return;
+        const types = appendedTypes(position);
+        await activity.aside(() =>
+          projections
+            ? projections.waitFor(position, types, CATCH_UP_TIMEOUT_MS)
+            : pollForPosition(db, position, CATCH_UP_TIMEOUT_MS, projectorsHandling(projectors, types)),
+        );
+      },
+      async catchUpReactions(position = lastAppended()) {
+        if (!position) return;
+        const types = appendedTypes(position);
+        const concerned = runningReactors.filter((r) => !types || [...r.handles].some((t) => types.has(t)));
+        if (concerned.length === 0) return;
+        await activity.aside(() => Promise.all(concerned.map((r) => r.waitFor(position, REACTION_CATCH_UP_TIMEOUT_MS))));
+      },
     },
   };
   const app = createApp(ctx, routes, activity);
@@ -118,11 +133,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
         if (!config.KAFKA_BROKERS) await tasks.recoverInterrupted();
         runningReactors = reactors.map((reactor) => startReactor(ctx, reactor));
       }
-      if (roles.has('api')) await bootstrapAdmin(ctx);
+      // The first admin can sign in as soon as the API listens: the users read model includes it.
+      if (roles.has('api')) await unitOfWork(ctx.readModels, () => bootstrapAdmin(ctx), { reactions: false });
       if (!roles.has('api')) return {};
-      server = await new Promise<Server>((resolve) => {
-        const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+      const listening = createHttpServer(app, { ...HTTP_TIMEOUTS, ...options.httpTimeouts });
+      await new Promise<void>((resolve, reject) => {
+        listening.once('error', reject);
+        listening.listen(config.PORT, config.HOST, () => resolve());
       });
+      server = listening;
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : config.PORT;
       return { url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}` };

@@ -10,6 +10,10 @@ export abstract class DomainError extends Error {
     super(message);
     this.name = new.target.name;
   }
+  /** Tells the client when to try again (whole seconds, at least one). */
+  protected retryAfter(seconds: number): void {
+    this.headers['Retry-After'] = String(Math.max(1, Math.ceil(seconds)));
+  }
 }
 
 export class BadRequest extends DomainError {
@@ -50,7 +54,7 @@ export class TooManyRequests extends DomainError {
   readonly status = 429;
   constructor(message: string, retryAfterSeconds: number) {
     super(message);
-    this.headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfterSeconds)));
+    this.retryAfter(retryAfterSeconds);
   }
 }
 /** The upstream failed (transport, 5xx, unparseable answer). */
@@ -80,4 +84,13 @@ export class NotConfigured extends DomainError {
 /** What went wrong, for a log line or a status report: an error's message, or the thrown value. */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The service cannot answer now (its database is down or saturated): worth retrying shortly. */
+export class ServiceUnavailable extends DomainError {
+  readonly status = 503;
+  constructor(message: string, retryAfterSeconds: number) {
+    super(message);
+    this.retryAfter(retryAfterSeconds);
+  }
 }

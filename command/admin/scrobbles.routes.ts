@@ -1,28 +1,26 @@
 import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
-import type { Position } from '../../infra/eventstore/event-store.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { NotFound } from '../../shared/errors.ts';
-import { invalidIdsByUser } from '../../query/admin/invalid-scrobbles.queries.ts';
-import { KindFilter } from '../../query/admin/invalid-scrobbles.routes.ts';
-import { findScrobble } from '../../query/scrobbler/scrobbles.queries.ts';
+import { invalidIdsByUser } from '../../projectors/scrobbler/invalid-scrobbles.reads.ts';
+import { InvalidKindFilter as KindFilter } from '../../shared/scrobbles/invalid.ts';
+import { findScrobble } from '../../projectors/scrobbler/scrobbles.reads.ts';
 import { onScrobbles } from '../scrobbler/scrobble-log.ts';
-import { userSince } from '../scrobbler/scrobbler-link.ts';
+import { accountSinceOrEarliest } from '../../projectors/auth/users.reads.ts';
 
 /** Ids per event: one purge of a large bucket is several events, each a bounded size. */
 const CHUNK = 1000;
 
-async function deleteFor(ctx: AppContext, userKey: string, ids: string[], reason: 'admin_delete' | 'invalid_purge', actor: string) {
+/** Deletes scrobbles of one owner: how many were live. */
+async function deleteFor(ctx: AppContext, userKey: string, ids: string[], reason: 'admin_delete' | 'invalid_purge', actor: string): Promise<number> {
   let deleted = 0;
-  let last: Position | undefined;
-  const since = await userSince(ctx, userKey);
+  const since = await accountSinceOrEarliest(ctx.db, userKey);
   for (let i = 0; i < ids.length; i += CHUNK) {
     const handled = await onScrobbles(ctx, userKey, { type: 'DeleteScrobbles', username: userKey, scrobbleIds: ids.slice(i, i + CHUNK), reason, meta: { now: new Date().toISOString(), actor, userSince: since } });
     const event = handled.events[0];
     if (event?.type === 'ScrobblesDeleted') deleted += event.data.scrobble_ids.length;
-    last = handled.result?.position ?? last;
   }
-  return { deleted, position: last };
+  return deleted;
 }
 
 export const adminScrobblesRoutes = [
@@ -38,8 +36,7 @@ export const adminScrobblesRoutes = [
     handler: async ({ ctx, user, params }) => {
       const scrobble = await findScrobble(ctx.db, params.scrobble_id);
       if (!scrobble) throw new NotFound('Scrobble not found');
-      const { deleted, position } = await deleteFor(ctx, scrobble.username_key, [params.scrobble_id], 'admin_delete', user.username);
-      await ctx.settle(position);
+      const deleted = await deleteFor(ctx, scrobble.username_key, [params.scrobble_id], 'admin_delete', user.username);
       return { scrobble_id: params.scrobble_id, deleted };
     },
   }),
@@ -53,13 +50,7 @@ export const adminScrobblesRoutes = [
     response: z.object({ kind: KindFilter, deleted: z.number().int() }),
     handler: async ({ ctx, user, body }) => {
       let deleted = 0;
-      let position: Position | undefined;
-      for (const [userKey, ids] of await invalidIdsByUser(ctx.db, body.kind)) {
-        const done = await deleteFor(ctx, userKey, ids, 'invalid_purge', user.username);
-        deleted += done.deleted;
-        position = done.position ?? position;
-      }
-      await ctx.settle(position);
+      for (const [userKey, ids] of await invalidIdsByUser(ctx.db, body.kind)) deleted += await deleteFor(ctx, userKey, ids, 'invalid_purge', user.username);
       return { kind: body.kind, deleted };
     },
   }),

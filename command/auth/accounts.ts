@@ -2,19 +2,19 @@ import type { z } from 'zod';
 import type { WithoutMeta } from '../../shared/commands.ts';
 import type { AppContext } from '../../infra/context.ts';
 import { handleCommand } from '../../infra/eventstore/command-handler.ts';
-import { log } from '../../infra/logger.ts';
 import { type UserEvent, type Preferences, SESSION_ENDING_EVENTS } from '../../shared/events/users.events.ts';
 import { DomainError, Unauthorized } from '../../shared/errors.ts';
 import { userStream } from '../../shared/streams.ts';
 import { usernameKey } from '../../shared/usernames.ts';
-import type { Role } from '../../infra/http/auth.ts';
+import type { Role } from '../../shared/users.ts';
 import * as userDecider from './user.decider.ts';
 import type { UserCommand } from './user.decider.ts';
 
 /**
  * Commands guarded by "not the last admin" count the other admins in the read model, which another
  * such command may be changing at the same moment (two admins demoting each other would both see
- * one other admin). Within a process they run one at a time, each after the previous one settled.
+ * one other admin). Within a process they run one at a time, each once the read model includes the
+ * previous one.
  */
 const adminGuards = new WeakMap<object, Promise<unknown>>();
 function oneAtATime<T>(key: object, work: () => Promise<T>): Promise<T> {
@@ -41,7 +41,6 @@ export function accounts(ctx: AppContext) {
     if (handled.events.some((e) => (SESSION_ENDING_EVENTS as readonly string[]).includes(e.type))) {
       auth.sessions.revoke(usernameKey(username), handled.state.sessionVersion);
     }
-    await ctx.settle(handled.result?.position);
     return handled;
   }
 
@@ -81,16 +80,6 @@ export function accounts(ctx: AppContext) {
     return handled.state.sessionVersion;
   }
 
-  /** A hash that cannot be opened (SECRET_KEY changed, row damaged) fails like a wrong password, and is logged. */
-  async function storedHash(credentialId: string): Promise<string | undefined> {
-    try {
-      return await auth.credentials.get(credentialId);
-    } catch (error) {
-      log.error('auth: a stored password hash cannot be decrypted (was SECRET_KEY changed?)', { credential_id: credentialId, error: String(error) });
-      return undefined;
-    }
-  }
-
   return {
     /** Answers the new account's session version. */
     register(username: string, password: string, role: Role, actor: string | null) {
@@ -104,7 +93,8 @@ export function accounts(ctx: AppContext) {
         .select(['username', 'credential_id', 'deleted', 'session_version'])
         .where('username_key', '=', usernameKey(username))
         .executeTakeFirst();
-      const hash = row && !row.deleted && row.credential_id ? await storedHash(row.credential_id) : undefined;
+      // A hash that cannot be opened (SECRET_KEY changed, row altered) is undefined: a wrong password, logged by the store.
+      const hash = row && !row.deleted && row.credential_id ? await auth.credentials.get(row.credential_id) : undefined;
       const ok = await auth.hasher.verify(password, hash);
       if (!ok || !row) throw new Unauthorized('Incorrect username or password');
       return row;
@@ -122,7 +112,9 @@ export function accounts(ctx: AppContext) {
     changeRole(username: string, role: Role, actor: string) {
       return oneAtATime(ctx.db, async () => {
         const others = await otherAdmins(username);
-        return run(username, { type: 'ChangeRole', role, otherAdmins: others }, actor);
+        const handled = await run(username, { type: 'ChangeRole', role, otherAdmins: others }, actor);
+        await ctx.readModels.catchUp(); // the next guarded command counts the admins in the read model
+        return handled;
       });
     },
 
@@ -139,6 +131,7 @@ export function accounts(ctx: AppContext) {
           return { type: 'DeleteUser' as const, otherAdmins: others };
         };
         await run(username, decideOn, actor);
+        await ctx.readModels.catchUp(); // the next guarded command counts the admins in the read model
       });
       if (credentialId) await auth.credentials.remove(credentialId);
     },

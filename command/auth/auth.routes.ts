@@ -1,20 +1,14 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { BadRequest, Forbidden, Unauthorized } from '../../shared/errors.ts';
-import { Preferences } from '../../shared/events/users.events.ts';
 import { Password, Username } from '../../shared/usernames.ts';
-import { UserObject, findUser } from '../../query/auth/users.queries.ts';
+import { UserObject, findUser } from '../../projectors/auth/users.reads.ts';
 import { accounts } from './accounts.ts';
+import { ProfileFields } from './profile-fields.ts';
 import { clearSessionCookie, setSessionCookie } from './session-cookie.ts';
 
 const Ok = z.object({ ok: z.literal(true) });
 const Credentials = z.object({ username: z.string().min(1).max(64), password: z.string().min(1).max(1024) });
-
-export const ProfileFields = {
-  display_name: z.string().max(200).nullable().optional(),
-  email: z.string().max(320).nullable().optional(),
-  preferences: Preferences.optional(),
-};
 
 export const authRoutes = [
   defineRoute({
@@ -52,16 +46,19 @@ export const authRoutes = [
     path: '/auth/register',
     tag: 'auth',
     summary: 'Create a viewer account and sign in',
-    description: 'There is no role field: self-registration always creates a viewer.',
+    description:
+      'There is no role field: self-registration always creates a viewer. Throttled per client address (each call costs a full-strength password hash); 403 when REGISTRATION=closed.',
     access: 'public',
     body: z.object({ username: Username, password: Password }),
     response: UserObject,
-    errors: { 409: 'Username already exists' },
-    handler: async ({ ctx, body, res }) => {
+    errors: { 403: 'Registration is closed', 409: 'Username already exists', 429: 'Too many registrations from this address' },
+    handler: async ({ ctx, body, req, res }) => {
+      if (ctx.config.REGISTRATION === 'closed') throw new Forbidden('Registration is closed: ask an admin for an account');
+      ctx.auth.registrations.attempt(req.ip ?? 'unknown');
       const sessionVersion = await accounts(ctx).register(body.username, body.password, 'viewer', body.username);
       setSessionCookie(ctx, res, body.username, sessionVersion);
-      return (await findUser(ctx.db, body.username))!;
     },
+    answer: async ({ ctx, body }) => (await findUser(ctx.db, body.username))!,
   }),
   defineRoute({
     method: 'patch',
@@ -75,8 +72,8 @@ export const authRoutes = [
     handler: async ({ ctx, body, user }) => {
       if (body.role !== undefined && body.role !== user.role) throw new Forbidden('You cannot change your own role');
       await accounts(ctx).changeProfile(user.username, { displayName: body.display_name, email: body.email, preferences: body.preferences }, user.username);
-      return (await findUser(ctx.db, user.username))!;
     },
+    answer: async ({ ctx, user }) => (await findUser(ctx.db, user.username))!,
   }),
   defineRoute({
     method: 'post',

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AppContext } from '../../infra/context.ts';
 import { log } from '../../infra/logger.ts';
-import { countUsers } from '../../query/auth/users.queries.ts';
+import { countUsers } from '../../projectors/auth/users.reads.ts';
 import { Conflict } from '../../shared/errors.ts';
 import { accounts } from './accounts.ts';
 

@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { AppContext } from '../../infra/context.ts';
-import { SESSION_COOKIE } from '../../infra/http/auth.ts';
+import { SESSION_COOKIE } from '../../infra/auth/session.ts';
 import { SESSION_TTL_SECONDS } from '../../infra/auth/session-tokens.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 

@@ -3,9 +3,9 @@ import { defineRoute } from '../../infra/http/define-route.ts';
 import { Role } from '../../shared/events/users.events.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { Password, Username } from '../../shared/usernames.ts';
-import { UserObject, findUser } from '../../query/auth/users.queries.ts';
+import { UserObject, findUser } from '../../projectors/auth/users.reads.ts';
 import { accounts } from './accounts.ts';
-import { ProfileFields } from './auth.routes.ts';
+import { ProfileFields } from './profile-fields.ts';
 
 const Target = z.object({ username: z.string().min(1).max(64) });
 
@@ -22,8 +22,8 @@ export const userAdminRoutes = [
     errors: { 409: 'Username already exists' },
     handler: async ({ ctx, body, user }) => {
       await accounts(ctx).register(body.username, body.password, body.role, user.username);
-      return (await findUser(ctx.db, body.username))!;
     },
+    answer: async ({ ctx, body }) => (await findUser(ctx.db, body.username))!,
   }),
   defineRoute({
     method: 'patch',
@@ -40,8 +40,8 @@ export const userAdminRoutes = [
       if (!(await findUser(ctx.db, params.username))) throw new NotFound('User not found');
       if (body.role) await account.changeRole(params.username, body.role, user.username);
       await account.changeProfile(params.username, { displayName: body.display_name, email: body.email, preferences: body.preferences }, user.username);
-      return (await findUser(ctx.db, params.username))!;
     },
+    answer: async ({ ctx, params }) => (await findUser(ctx.db, params.username))!,
   }),
   defineRoute({
     method: 'delete',

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../infra/context.ts';
+import { aggregate } from '../../infra/eventstore/aggregate.ts';
 import type { WithoutMeta } from '../../shared/commands.ts';
 import type { AppendResult } from '../../infra/eventstore/event-store.ts';
 import { handleCommand } from '../../infra/eventstore/command-handler.ts';
@@ -32,18 +33,19 @@ export function canonicalCommands(ctx: AppContext, actor: string | null) {
   }
 
   async function owner(kind: Kind, ref: Ref): Promise<string | null> {
-    const events = await ctx.store.readStream(refClaimStream(kind, ref.source, hashedId(ref.external_id)));
-    return events.reduce((s, e) => refClaim.evolve(s, e as unknown as RefClaimEvent), refClaim.initialState()).owner;
+    return (await aggregate<refClaim.RefClaimState, RefClaimEvent>(ctx.store, refClaimStream(kind, ref.source, hashedId(ref.external_id)), refClaim.evolve, refClaim.initialState())).state.owner;
   }
+
+  const entityOf = (kind: Kind, id: string) =>
+    aggregate<entityDecider.EntityState, EntityEvent>(ctx.store, entityStream(kind, id), entityDecider.evolve, entityDecider.initialState());
 
   /** Follows merges in the log (not the read model) to the entity that stands now. */
   async function finalId(kind: Kind, id: string): Promise<string> {
     const seen = new Set<string>();
     let current = id;
     for (;;) {
-      const events = await ctx.store.readStream(entityStream(kind, current));
-      if (events.length === 0) throw new NotFound(`${kind} ${id} not found`);
-      const state = events.reduce((s, e) => entityDecider.evolve(s, e as unknown as EntityEvent), entityDecider.initialState());
+      const { state, expected } = await entityOf(kind, current);
+      if (expected === 'no_stream') throw new NotFound(`${kind} ${id} not found`);
       if (state.status !== 'merged' || seen.has(current)) return current;
       seen.add(current);
       current = state.mergedInto!;
@@ -89,8 +91,7 @@ export function canonicalCommands(ctx: AppContext, actor: string | null) {
       const target = await finalId(kind, targetId);
       const source = await finalId(kind, sourceId);
       if (target === source) throw new Conflict(targetId === sourceId ? 'An entity cannot be merged into itself' : `${sourceId} is already merged into ${targetId}`);
-      const events = await ctx.store.readStream(entityStream(kind, source));
-      const state = events.reduce((s, e) => entityDecider.evolve(s, e as unknown as EntityEvent), entityDecider.initialState());
+      const { state } = await entityOf(kind, source);
       const refs = [...state.refs.values()];
       for (const ref of refs) await onClaim(kind, ref, { type: 'MoveRef', from: source, to: target });
       await onEntity(kind, target, { type: 'Absorb', sourceId: source, refs });

@@ -1,6 +1,6 @@
 import type { Facts } from '../../shared/events/canonical.events.ts';
 import type { CatalogAlbum, CatalogAlbumRef, CatalogAlbumWithTracks, CatalogArtist, CatalogTrack } from '../../infra/upstreams/catalog/schemas.ts';
-import type { Observation } from './reconciler.ts';
+import type { Observation } from './observation.ts';
 
 /**
  * Catalog payloads as reconciler observations: pure, no I/O. The catalog's external id is its

@@ -7,7 +7,8 @@ import type { Kind } from '../../shared/events/canonical.events.ts';
 import { assertNever } from '../../shared/never.ts';
 import { canonicalCommands } from './canonical-commands.ts';
 import { albumWithTracksObservations, artistObservation, catalogExternalId, trackObservation } from './catalog-observations.ts';
-import { type Observation, reconcile } from './reconciler.ts';
+import type { Observation } from './observation.ts';
+import { reconcile } from './reconciler.ts';
 
 const inFlight = new WeakMap<AppContext, Map<string, Promise<string>>>();
 

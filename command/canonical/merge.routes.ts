@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
-import { CanonicalDoc, findDoc } from '../../query/canonical/canonical.queries.ts';
+import { CanonicalDoc, findDoc } from '../../projectors/canonical/canonical-docs.reads.ts';
 import { BadRequest, Conflict, NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { canonicalCommands } from './canonical-commands.ts';
@@ -20,17 +20,15 @@ function mergeRoute(kind: Kind) {
     response: CanonicalDoc,
     errors: { 400: 'Merge into itself or into its own merge chain', 404: 'Unknown entity' },
     handler: async ({ ctx, params, body, user }) => {
-      let result;
       try {
-        result = await canonicalCommands(ctx, user.username).merge(kind, params.target_id, body.source_id);
+        await canonicalCommands(ctx, user.username).merge(kind, params.target_id, body.source_id);
       } catch (error) {
         // A self-merge or a cycle is a malformed request, not a race.
         if (error instanceof Conflict && !(error instanceof NotFound)) throw new BadRequest(error.message);
         throw error;
       }
-      await ctx.settle(result?.position);
-      return (await findDoc(ctx.db, kind, params.target_id)) ?? (() => { throw new NotFound(`${kind} not found`); })();
     },
+    answer: async ({ ctx, params }) => (await findDoc(ctx.db, kind, params.target_id)) ?? (() => { throw new NotFound(`${kind} not found`); })(),
   });
 }
 

@@ -1,7 +1,4 @@
 import type { Kind } from '../../shared/events/canonical.events.ts';
-import type { Observation } from './reconciler.ts';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../infra/db/database.ts';
 
 /**
  * What `POST /admin/canonical/migrate` walks. Each slice that keeps canonical ids in a table of its
@@ -24,14 +21,7 @@ export interface Rekeyer {
   unresolvable: 'delete' | 'keep' | 'null';
 }
 
-/** A source cache the migrate task reconciles into the canonical layer; it only reads the cache. */
-export interface Backfill {
-  name: string;
-  observations(db: Kysely<Database>): AsyncIterable<Observation[]>;
-}
-
 const rekeyers = new Map<string, Rekeyer>();
-const backfills = new Map<string, Backfill>();
 
 /** Registers a table; returns the undo (tests register tables of their own). */
 export function registerRekeyer(rekeyer: Rekeyer): () => void {
@@ -40,11 +30,4 @@ export function registerRekeyer(rekeyer: Rekeyer): () => void {
   return () => void rekeyers.delete(rekeyer.table);
 }
 
-export function registerBackfill(backfill: Backfill): () => void {
-  if (backfills.has(backfill.name)) throw new Error(`backfill ${backfill.name} registered twice`);
-  backfills.set(backfill.name, backfill);
-  return () => void backfills.delete(backfill.name);
-}
-
 export const registeredRekeyers = (): Rekeyer[] => [...rekeyers.values()];
-export const registeredBackfills = (): Backfill[] => [...backfills.values()];

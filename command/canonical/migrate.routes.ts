@@ -7,13 +7,12 @@ export const migrateRoutes = [
     method: 'post',
     path: '/admin/canonical/migrate',
     tag: 'admin',
-    summary: 'Backfill the canonical layer and re-key user data onto the ends of merge chains, as a task',
-    description: 'Idempotent. Source caches are only read; only user-action rows whose id the log never saw are deleted.',
+    summary: 'Re-key user data onto the ends of merge chains, as a task',
+    description: 'Idempotent. Only user-action rows whose id the log never saw are deleted.',
     access: 'admin',
     response: TaskStartedResponse,
     handler: async ({ ctx, user }) => {
-      const { task_id, position } = await ctx.tasks.start(MIGRATE_TASK, {}, user.username);
-      await ctx.settle(position);
+      const { task_id } = await ctx.tasks.start(MIGRATE_TASK, {}, user.username);
       return { task_id, name: MIGRATE_TASK, status: 'running' as const };
     },
   }),

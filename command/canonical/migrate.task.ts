@@ -1,15 +1,14 @@
 import type { AppContext } from '../../infra/context.ts';
-import type { TaskContext, TaskDefinition } from '../../infra/tasks/task.ts';
-import { registeredBackfills, registeredRekeyers } from './migrate-rekeyers.ts';
-import { reconcileMany } from './reconciler.ts';
+import type { TaskDefinition } from '../../infra/tasks/task.ts';
+import { registeredRekeyers } from './migrate-rekeyers.ts';
 import { type RekeyOutcome, finalIdResolver, rekeyTable } from './rekey.ts';
 
 export const MIGRATE_TASK = 'canonical.migrate';
 
 /**
- * Backfills the canonical layer from every registered source cache (read only), then re-keys every
- * registered table of user data onto the ends of merge chains. Idempotent: the backfill reconciles
- * refs that already exist to the same entities, and a second re-key finds nothing to move.
+ * Re-keys every registered table of user data onto the ends of merge chains. Idempotent: a second
+ * run finds nothing to move. (The canonical layer is filled as sources are read: a sync, an import,
+ * a resolve or seed reconcile what they see, so there is no cache left to backfill from.)
  */
 export function migrateTask(app: () => AppContext): TaskDefinition {
   return {
@@ -19,18 +18,16 @@ export function migrateTask(app: () => AppContext): TaskDefinition {
     async run(task) {
       const ctx = app();
       // Re-keying reads the read model for candidates: let it include everything written so far.
-      await ctx.settle(await ctx.store.headPosition());
-      const backfilled = await backfill(ctx, task);
+      await ctx.readModels.catchUp(await ctx.store.headPosition());
       const rekeyed: Record<string, RekeyOutcome> = {};
       const resolve = finalIdResolver(ctx);
       for (const rekeyer of registeredRekeyers()) {
         task.checkpoint();
         rekeyed[rekeyer.table] = await rekeyTable(ctx, rekeyer, resolve, () => task.checkpoint());
-        await task.progress({ phase: 'rekey', backfilled, rekeyed });
+        await task.progress({ phase: 'rekey', rekeyed });
       }
       const total = (field: keyof RekeyOutcome) => Object.values(rekeyed).reduce((n, o) => n + o[field], 0);
       return {
-        backfilled,
         rekeyed,
         rows_rekeyed: total('rekeyed'),
         duplicates_removed: total('duplicates_removed'),
@@ -38,20 +35,4 @@ export function migrateTask(app: () => AppContext): TaskDefinition {
       };
     },
   };
-}
-
-async function backfill(ctx: AppContext, task: TaskContext): Promise<Record<string, number>> {
-  const seen: Record<string, number> = {};
-  for (const source of registeredBackfills()) {
-    seen[source.name] = 0;
-    let count = 0;
-    for await (const batch of source.observations(ctx.db)) {
-      task.checkpoint();
-      await reconcileMany(ctx, batch, task.startedBy);
-      count += batch.length;
-      seen[source.name] = count;
-      await task.progress({ phase: 'backfill', backfilled: seen });
-    }
-  }
-  return seen;
 }

@@ -11,8 +11,7 @@ export const rebuildRoutes = [
     access: 'admin',
     response: TaskStartedResponse,
     handler: async ({ ctx, user }) => {
-      const { task_id, position } = await ctx.tasks.start(REBUILD_TASK, {}, user.username);
-      await ctx.settle(position);
+      const { task_id } = await ctx.tasks.start(REBUILD_TASK, {}, user.username);
       return { task_id, name: REBUILD_TASK, status: 'running' as const };
     },
   }),

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../infra/context.ts';
+import { type Aggregate, aggregate } from '../../infra/eventstore/aggregate.ts';
 import { toNewEvent } from '../../infra/eventstore/command-handler.ts';
 import type { AppendResult, ExpectedRevision, NewEvent } from '../../infra/eventstore/event-store.ts';
 import { factsKey, withLinked, withObserved } from '../../shared/canonical/doc-facts.ts';
@@ -10,13 +11,10 @@ import { entityStream, refClaimStream } from '../../shared/streams.ts';
 import * as entityDecider from './entity.decider.ts';
 import type { EntityCommand } from './entity.decider.ts';
 import * as refClaim from './ref-claim.ts';
-import type { Observation } from './reconciler.ts';
+import type { Observation } from './observation.ts';
 import type { ReconcileView } from './reconcile-view.ts';
 
-interface Loaded<S> {
-  state: S;
-  expected: ExpectedRevision;
-}
+type Loaded<S> = Aggregate<S>;
 type Ref = { source: Source; external_id: string };
 
 /**
@@ -96,11 +94,7 @@ export class ReconcileBatch {
     const stream = entityStream(kind, id);
     let loaded = this.entities.get(stream);
     if (!loaded) {
-      const events = await this.ctx.store.readStream(stream);
-      loaded = {
-        state: events.reduce((s, e) => entityDecider.evolve(s, { type: e.type, data: e.data } as EntityEvent), entityDecider.initialState()),
-        expected: events.length === 0 ? 'no_stream' : events.at(-1)!.revision,
-      };
+      loaded = await aggregate<entityDecider.EntityState, EntityEvent>(this.ctx.store, stream, entityDecider.evolve, entityDecider.initialState());
       this.entities.set(stream, loaded);
     }
     return loaded;
@@ -114,11 +108,7 @@ export class ReconcileBatch {
       if (this.trustReadModel && !hint) {
         loaded = { state: refClaim.initialState(), expected: 'no_stream' };
       } else {
-        const events = await this.ctx.store.readStream(stream);
-        loaded = {
-          state: events.reduce((s, e) => refClaim.evolve(s, { type: e.type, data: e.data } as RefClaimEvent), refClaim.initialState()),
-          expected: events.length === 0 ? 'no_stream' : events.at(-1)!.revision,
-        };
+        loaded = await aggregate<refClaim.RefClaimState, RefClaimEvent>(this.ctx.store, stream, refClaim.evolve, refClaim.initialState());
       }
       this.claims.set(stream, loaded);
     }

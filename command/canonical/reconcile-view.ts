@@ -5,7 +5,7 @@ import { type RefFacts, composeFromFacts, jsonbKeyOrder, stableJson } from '../.
 import { type Evidence, Facts, type Kind } from '../../shared/events/canonical.events.ts';
 import { foldName } from '../../shared/names.ts';
 import { type Entry, MatchIndex } from './match-index.ts';
-import type { Observation } from './reconciler.ts';
+import type { Observation } from './observation.ts';
 
 type EvidenceT = z.infer<typeof Evidence>;
 export type Match = { id: string; evidence: EvidenceT };

@@ -2,21 +2,9 @@ import type { AppContext } from '../../infra/context.ts';
 import { WrongExpectedVersionError } from '../../infra/eventstore/event-store.ts';
 import { Conflict } from '../../shared/errors.ts';
 import { pollForPosition } from '../../infra/projections/wait-for-position.ts';
-import type { Facts, Kind, Source } from '../../shared/events/canonical.events.ts';
+import type { Observation } from './observation.ts';
 import { ReconcileBatch } from './reconcile-batch.ts';
 import { ReconcileView } from './reconcile-view.ts';
-
-/** What a source saw: one artist, album or track with its normalized facts, and what it belongs to. */
-export interface Observation {
-  source: Source;
-  kind: Kind;
-  external_id: string;
-  facts: Facts & { name: string };
-  /** For albums and tracks: the artist as the same source reports it. */
-  artist?: Observation;
-  /** For tracks: the album as the same source reports it. */
-  album?: Observation;
-}
 
 const ATTEMPTS = 3;
 let queue: Promise<unknown> = Promise.resolve();
@@ -40,7 +28,7 @@ export async function reconcile(ctx: AppContext, observation: Observation, actor
 
 /**
  * Reconciles a batch with the same rules and evidence as one `reconcile` after another, in a few
- * reads, one append and one settle: observations later in the batch match what earlier ones
+ * reads, one append and one catch-up of the read models: observations later in the batch match what earlier ones
  * created. Returns the canonical id of each observation, in order. Callers pass a few hundred to
  * a few thousand observations at a time (the batch is one transaction on the Postgres store).
  */
@@ -63,7 +51,7 @@ export function reconcileMany(ctx: AppContext, observations: Observation[], acto
 const CATCH_UP_MS = 120_000;
 
 async function runBatch(ctx: AppContext, observations: Observation[], actor: string | null, trustReadModel: boolean): Promise<string[]> {
-  // The view starts from the read model: matching on a stale one would mint duplicates, so wait for it (not just settle's bounded wait).
+  // The view starts from the read model: matching on a stale one would mint duplicates, so wait for it (not just the bounded read-your-writes wait).
   const head = await ctx.store.headPosition();
   const caughtUp = ctx.projections ? await ctx.projections.waiters.waitFor(head, CATCH_UP_MS) : await pollForPosition(ctx.db, head, CATCH_UP_MS);
   if (!caughtUp) throw new Conflict('the canonical read models are behind the log; try again later');
@@ -71,7 +59,8 @@ async function runBatch(ctx: AppContext, observations: Observation[], actor: str
   const ids: string[] = [];
   for (const observation of observations) ids.push(await batch.reconcile(observation));
   const result = await batch.flush();
-  await ctx.settle(result?.position);
+  // Callers look the ids up in the canonical read models right away (a resolve answers the doc).
+  await ctx.readModels.catchUp(result?.position);
   return ids;
 }
 

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../infra/context.ts';
 import { handleCommand } from '../../infra/eventstore/command-handler.ts';
-import type { SessionUser } from '../../infra/http/auth.ts';
+import type { SessionUser } from '../../shared/users.ts';
 import type { WithoutMeta } from '../../shared/commands.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import type { CommentEvent } from '../../shared/events/me.events.ts';
@@ -8,14 +8,14 @@ import { NotFound } from '../../shared/errors.ts';
 import { newId } from '../../shared/ids.ts';
 import { commentStream } from '../../shared/streams.ts';
 import { canonicalCommands } from '../canonical/canonical-commands.ts';
-import { accountSince } from './account-since.ts';
+import { callerSince } from './account-since.ts';
 import * as comments from './comments.decider.ts';
 import type { CommentCommand, CommentState } from './comments.decider.ts';
 
 /** The caller's notes: filed under the end of the entity's merge chain, edited and deleted by their author only. */
 export function commentCommands(ctx: AppContext, user: SessionUser) {
   async function onComment(commentId: string, command: WithoutMeta<CommentCommand>) {
-    const meta = { commentId, username: user.username, userSince: await accountSince(ctx, user), now: new Date().toISOString() };
+    const meta = { commentId, username: user.username, userSince: await callerSince(ctx, user), now: new Date().toISOString() };
     return handleCommand<CommentState, CommentCommand, CommentEvent>(ctx.store, commentStream(commentId), comments, { ...command, meta } as CommentCommand, {
       actor: user.username,
     });
@@ -38,17 +38,21 @@ export function commentCommands(ctx: AppContext, user: SessionUser) {
     async post(kind: Kind, id: string, body: string) {
       const canonicalId = await filedUnder(kind, id);
       const commentId = newId();
-      const handled = await onComment(commentId, { type: 'PostComment', kind, canonicalId, body });
-      return { commentId, position: handled.result?.position };
+      await onComment(commentId, { type: 'PostComment', kind, canonicalId, body });
+      return { commentId };
     },
 
-    /** The position to wait for; an unchanged body waits for the head of the log (a concurrent edit may be the reason). */
-    async edit(commentId: string, body: string) {
-      return (await onComment(commentId, { type: 'EditComment', body })).result?.position ?? ctx.store.headPosition();
+    /**
+     * An unchanged body appends nothing; the answer then waits for the head of the log instead, as a
+     * concurrent edit may be why the body is unchanged.
+     */
+    async edit(commentId: string, body: string): Promise<void> {
+      const handled = await onComment(commentId, { type: 'EditComment', body });
+      if (!handled.result) await ctx.readModels.catchUp(await ctx.store.headPosition());
     },
 
-    async delete(commentId: string) {
-      return (await onComment(commentId, { type: 'DeleteComment' })).result?.position;
+    async delete(commentId: string): Promise<void> {
+      await onComment(commentId, { type: 'DeleteComment' });
     },
   };
 }

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
-import { CommentKind } from '../../query/me/comment-kind.ts';
-import { CommentRow, findComment } from '../../query/me/comments.queries.ts';
+import { CommentKind } from '../../shared/canonical/kind-name.ts';
+import { CommentRow, findComment } from '../../projectors/me/comments.reads.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { commentCommands } from './comment-commands.ts';
 
@@ -34,11 +34,8 @@ export const commentWriteRoutes = [
     params: z.object({ kind: CommentKind, canonical_id: z.string().min(1).max(64) }),
     body: CommentBody,
     response: CommentRow,
-    handler: async ({ ctx, params, body, user }) => {
-      const posted = await commentCommands(ctx, user).post(params.kind, params.canonical_id, body.body);
-      await ctx.settle(posted.position);
-      return answer(ctx, posted.commentId);
-    },
+    handler: async ({ ctx, params, body, user }) => (await commentCommands(ctx, user).post(params.kind, params.canonical_id, body.body)).commentId,
+    answer: ({ ctx }, commentId) => answer(ctx, commentId),
   }),
   defineRoute({
     method: 'patch',
@@ -52,9 +49,9 @@ export const commentWriteRoutes = [
     response: CommentRow,
     errors: { 404: 'No such note of the caller\'s' },
     handler: async ({ ctx, params, body, user }) => {
-      await ctx.settle(await commentCommands(ctx, user).edit(params.comment_id, body.body));
-      return answer(ctx, params.comment_id);
+      await commentCommands(ctx, user).edit(params.comment_id, body.body);
     },
+    answer: ({ ctx, params }) => answer(ctx, params.comment_id),
   }),
   defineRoute({
     method: 'delete',
@@ -67,7 +64,7 @@ export const commentWriteRoutes = [
     response: z.object({ comment_id: z.string(), deleted: z.boolean() }),
     errors: { 404: 'No such note of the caller\'s' },
     handler: async ({ ctx, params, user }) => {
-      await ctx.settle(await commentCommands(ctx, user).delete(params.comment_id));
+      await commentCommands(ctx, user).delete(params.comment_id);
       return { comment_id: params.comment_id, deleted: true };
     },
   }),

@@ -1,15 +1,16 @@
 import type { AppContext } from '../../infra/context.ts';
+import { aggregate } from '../../infra/eventstore/aggregate.ts';
 import { handleCommand } from '../../infra/eventstore/command-handler.ts';
-import type { Position } from '../../infra/eventstore/event-store.ts';
-import type { SessionUser } from '../../infra/http/auth.ts';
-import { idsEndingAt } from '../../query/me/merge-aliases.ts';
+import type { DomainEvent } from '../../shared/events/index.ts';
+import type { SessionUser } from '../../shared/users.ts';
+import { idsEndingAt } from '../../projectors/canonical/merge-aliases.reads.ts';
 import type { WithoutMeta } from '../../shared/commands.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import type { CollectionEvent, FavoriteEvent } from '../../shared/events/me.events.ts';
 import { albumCollectionStream, favoriteStream } from '../../shared/streams.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 import { canonicalCommands } from '../canonical/canonical-commands.ts';
-import { accountSince } from './account-since.ts';
+import { callerSince } from './account-since.ts';
 import * as collection from './collection.decider.ts';
 import type { CollectionCommand, CollectionState } from './collection.decider.ts';
 import * as favorites from './favorites.decider.ts';
@@ -19,11 +20,6 @@ export interface Changed {
   /** The id the request's id stands for now: the end of its merge chain. */
   canonicalId: string;
   changed: boolean;
-  /**
-   * What the answer must wait for: the append, or when nothing changed the head of the log (the
-   * state that made it a no-op may be a concurrent request's write, not yet in the read model).
-   */
-  position: Position;
 }
 
 /**
@@ -43,7 +39,7 @@ export function meCommands(ctx: AppContext, user: SessionUser) {
   }
 
   let registered: Promise<string> | undefined;
-  const userSince = () => (registered ??= accountSince(ctx, user));
+  const userSince = () => (registered ??= callerSince(ctx, user));
 
   async function onFavorite(kind: Kind, id: string, command: WithoutMeta<FavoriteCommand>) {
     const meta = { username: user.username, kind, canonicalId: id, userSince: await userSince(), now: now() };
@@ -55,20 +51,24 @@ export function meCommands(ctx: AppContext, user: SessionUser) {
     return handleCommand<CollectionState, CollectionCommand, CollectionEvent>(ctx.store, albumCollectionStream(userKey, id), collection, { ...command, meta }, metadata);
   }
 
-  async function fold<S, E>(stream: string, decider: { initialState(): S; evolve(s: S, e: E): S }): Promise<S> {
-    const events = await ctx.store.readStream(stream);
-    return events.reduce((s, e) => decider.evolve(s, { type: e.type, data: e.data } as E), decider.initialState());
+  async function fold<S, E extends DomainEvent>(stream: string, decider: { initialState(): S; evolve(s: S, e: E): S }): Promise<S> {
+    return (await aggregate(ctx.store, stream, decider.evolve, decider.initialState())).state;
   }
 
-  /** Runs the command on each id in turn; the last append's position covers them all. */
-  async function onEach(ids: string[], run: (id: string) => Promise<{ result?: { position: Position } }>): Promise<Omit<Changed, 'canonicalId'>> {
-    let position: Position | undefined;
-    for (const id of ids) position = (await run(id)).result?.position ?? position;
-    return position ? { changed: true, position } : unchanged();
+  /** Runs the command on each id in turn (the route's read-your-writes covers every append). */
+  async function onEach(ids: string[], run: (id: string) => Promise<{ result?: unknown }>): Promise<Omit<Changed, 'canonicalId'>> {
+    let changed = false;
+    for (const id of ids) if ((await run(id)).result) changed = true;
+    return changed ? { changed } : unchanged();
   }
 
+  /**
+   * Nothing appended: the state that made it a no-op may be a concurrent request's write, not yet
+   * in the read model the answer reads, so wait for the head of the log.
+   */
   async function unchanged(): Promise<Omit<Changed, 'canonicalId'>> {
-    return { changed: false, position: await ctx.store.headPosition() };
+    await ctx.readModels.catchUp(await ctx.store.headPosition());
+    return { changed: false };
   }
 
   return {

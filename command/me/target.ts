@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
-import type { SessionUser } from '../../infra/http/auth.ts';
+import type { SessionUser } from '../../shared/users.ts';
 import { bodyInt } from '../../infra/http/params.ts';
 import { NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
-import { findLiveRow } from '../../query/canonical/canonical.queries.ts';
+import { findLiveRow } from '../../projectors/canonical/canonical-docs.reads.ts';
 import { seedFromCatalog } from '../canonical/catalog-seed.ts';
 
 /** What a POST to a personal list names: a canonical id, or a catalog id to seed one from (or both). */

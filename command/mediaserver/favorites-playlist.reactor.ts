@@ -19,7 +19,8 @@ export const favoritesPlaylistReactor: Reactor = {
     const { username, kind, canonical_id } = event.data;
     if (kind !== 'track') return;
     if (!ctx.config.MEDIASERVER_URL || !ctx.config.MEDIASERVER_TOKEN) return;
-    await ctx.settle(event.position);
+    // The reaction acts on the read models as of its event (preferences, link, favorites).
+    await ctx.readModels.catchUp(event.position);
     const user = await ctx.db.selectFrom('users').select(['preferences', 'deleted']).where('username_key', '=', usernameKey(username)).executeTakeFirst();
     if (!user || user.deleted || user.preferences.mediaserver_favorites_sync_enabled !== true) return;
     const link = await ctx.db.selectFrom('mediaserver_links').select('credential_id').where('username_key', '=', usernameKey(username)).executeTakeFirst();

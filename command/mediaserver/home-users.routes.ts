@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { pathInt } from '../../infra/http/params.ts';
-import { UserObject } from '../../query/auth/users.queries.ts';
+import { UserObject, findUser } from '../../projectors/auth/users.reads.ts';
 import { Password, Username } from '../../shared/usernames.ts';
 import { homeUsers } from './home-users.ts';
 
@@ -48,5 +48,6 @@ export const homeUserRoutes = [
     },
     handler: ({ ctx, user, params, body }) =>
       homeUsers(ctx).provision(user.username, params.home_user_id, { newUsername: body.new_username, newPassword: body.new_password, pin: body.pin }),
+    answer: async ({ ctx }, username) => (await findUser(ctx.db, username))!,
   }),
 ];

@@ -3,7 +3,7 @@ import type { AppContext } from '../../infra/context.ts';
 import { mediaserverClients } from '../../infra/upstreams/mediaserver/client.ts';
 import type { HomeUser } from '../../infra/upstreams/mediaserver/schemas.ts';
 import { BadRequest, Conflict, UpstreamNotFound } from '../../shared/errors.ts';
-import { findUser } from '../../query/auth/users.queries.ts';
+import { findUser } from '../../projectors/auth/users.reads.ts';
 import { mediaserverLink } from './link.ts';
 
 export const homeUserView = (u: HomeUser) => ({
@@ -59,7 +59,7 @@ export function homeUsers(ctx: AppContext) {
       }
       await accounts(ctx).register(input.newUsername, input.newPassword, 'viewer', caller);
       await link.linkWithToken(input.newUsername, switched.authToken, switched, caller);
-      return (await findUser(ctx.db, input.newUsername))!;
+      return input.newUsername;
     },
   };
 }

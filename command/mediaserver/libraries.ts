@@ -41,7 +41,6 @@ export async function refreshLibraries(ctx: AppContext, actor: string | null, co
     },
   };
   // An observation of the server, not a decision: appended at any revision.
-  const result = await ctx.store.append(mediaserverServerStream(serverId), [toNewEvent(event, { actor, ...(correlationId ? { correlation_id: correlationId } : {}) })], 'any');
-  await ctx.settle(result.position);
+  await ctx.store.append(mediaserverServerStream(serverId), [toNewEvent(event, { actor, ...(correlationId ? { correlation_id: correlationId } : {}) })], 'any');
   return { serverId, identity, sections };
 }

@@ -3,7 +3,7 @@ import type { ServerClient } from '../../infra/upstreams/mediaserver/server.ts';
 import type { Item, Section } from '../../infra/upstreams/mediaserver/schemas.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import type { MirrorItem } from '../../shared/events/mediaserver-library.events.ts';
-import type { Observation } from '../canonical/reconciler.ts';
+import type { Observation } from '../canonical/observation.ts';
 import { reconcileMany } from '../canonical/reconciler.ts';
 import { externalIdOf, factsOf, mirrorItemOf } from './library-observations.ts';
 import { type SectionRecorder, sectionRecorder } from './library-recorder.ts';
@@ -79,8 +79,7 @@ export async function syncSection(ctx: AppContext, server: ServerClient, serverI
   const gone = [...known.byKey].filter(([key, k]) => !k.deleted && !seen.has(key)).map(([key]) => key);
   await recorder.removed(gone);
   counts.removed = gone.length;
-  const last = await recorder.finished(quick, counts);
-  await ctx.settle(last?.position);
+  await recorder.finished(quick, counts);
   return { server_id: serverId, section_id: section.key, section_type: section.type, quick, ...counts };
 }
 

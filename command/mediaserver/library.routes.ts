@@ -39,8 +39,7 @@ export const libraryCommandRoutes = [
     errors: NOT_CONFIGURED,
     handler: async ({ ctx, user, params, query }) => {
       mediaserverClients(ctx).server();
-      const { task_id, position } = await ctx.tasks.start(SYNC_LIBRARY_TASK, { section_id: params.section_id, quick: query.quick }, user.username);
-      await ctx.settle(position);
+      const { task_id } = await ctx.tasks.start(SYNC_LIBRARY_TASK, { section_id: params.section_id, quick: query.quick }, user.username);
       return { task_id, name: SYNC_LIBRARY_TASK, status: 'running' as const };
     },
   }),
@@ -55,8 +54,7 @@ export const libraryCommandRoutes = [
     errors: NOT_CONFIGURED,
     handler: async ({ ctx, user, query }) => {
       mediaserverClients(ctx).server();
-      const { task_id, position } = await ctx.tasks.start(SYNC_ALL_TASK, { quick: query.quick }, user.username);
-      await ctx.settle(position);
+      const { task_id } = await ctx.tasks.start(SYNC_ALL_TASK, { quick: query.quick }, user.username);
       return { task_id, name: SYNC_ALL_TASK, status: 'running' as const };
     },
   }),

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../infra/context.ts';
+import { aggregate } from '../../infra/eventstore/aggregate.ts';
 import { handleCommand } from '../../infra/eventstore/command-handler.ts';
 import { log } from '../../infra/logger.ts';
 import { mediaserverClients } from '../../infra/upstreams/mediaserver/client.ts';
@@ -49,8 +50,7 @@ export function mediaserverLink(ctx: AppContext) {
   const clients = mediaserverClients(ctx);
 
   async function load(username: string): Promise<LinkState> {
-    const events = await ctx.store.readStream(mediaserverLinkStream(usernameKey(username)));
-    return events.reduce((s, e) => linkDecider.evolve(s, { type: e.type, data: e.data } as MediaserverLinkEvent), linkDecider.initialState());
+    return (await aggregate<LinkState, MediaserverLinkEvent>(ctx.store, mediaserverLinkStream(usernameKey(username)), linkDecider.evolve, linkDecider.initialState())).state;
   }
 
   /** Runs a command; `seen` gets the state it was decided on (the last attempt's). */
@@ -66,7 +66,6 @@ export function mediaserverLink(ctx: AppContext) {
       },
       { actor },
     );
-    await ctx.settle(handled.result?.position);
     return handled;
   }
 

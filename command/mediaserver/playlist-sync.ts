@@ -1,6 +1,5 @@
 import type { AppContext } from '../../infra/context.ts';
 import { toNewEvent } from '../../infra/eventstore/command-handler.ts';
-import type { AppendResult } from '../../infra/eventstore/event-store.ts';
 import { mediaserverClients } from '../../infra/upstreams/mediaserver/client.ts';
 import { mediaserverPlaylists } from '../../infra/upstreams/mediaserver/playlists.ts';
 import type { Item } from '../../infra/upstreams/mediaserver/schemas.ts';
@@ -45,9 +44,8 @@ const itemFactsOf = (item: Item): PlaylistItemFacts => ({
 export function playlistSync(ctx: AppContext, username: string, metadata: { actor: string | null; correlation_id?: string }) {
   const stream = mediaserverPlaylistsStream(usernameKey(username));
   const server = () => mediaserverClients(ctx).server();
-  let last: AppendResult | undefined;
   const append = async (events: MediaserverPlaylistEvent[]) => {
-    last = await ctx.store.append(stream, events.map((e) => toNewEvent(e, metadata)), 'any');
+    await ctx.store.append(stream, events.map((e) => toNewEvent(e, metadata)), 'any');
   };
 
   async function recordItems(token: string, playlist: PlaylistFacts): Promise<number> {
@@ -65,7 +63,6 @@ export function playlistSync(ctx: AppContext, username: string, metadata: { acto
     /** Records one playlist (as just fetched) and its items, without touching the others. */
     async record(token: string, playlist: PlaylistFacts): Promise<number> {
       const items = await recordItems(token, playlist);
-      await ctx.settle(last?.position);
       return items;
     },
 
@@ -80,7 +77,6 @@ export function playlistSync(ctx: AppContext, username: string, metadata: { acto
         checkpoint();
         items += await recordItems(token, playlist);
       }
-      await ctx.settle(last?.position);
       return { username, server_id: serverId, playlists: playlists.length, items };
     },
 
@@ -92,7 +88,6 @@ export function playlistSync(ctx: AppContext, username: string, metadata: { acto
       if (!row || !parsed) throw new NotFound('Playlist not found');
       const fresh = playlistFactsOf(parsed.serverId, await mediaserverPlaylists(ctx).playlist(token, row.rating_key));
       const items = await recordItems(token, fresh);
-      await ctx.settle(last?.position);
       return { playlist_id: playlistId, items };
     },
   };

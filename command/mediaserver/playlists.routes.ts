@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { mediaserverClients } from '../../infra/upstreams/mediaserver/client.ts';
 import { TaskStartedResponse } from '../../shared/tasks.ts';
-import { PlaylistParams } from '../../query/mediaserver/playlists.routes.ts';
+import { PlaylistParams } from '../../shared/mediaserver-playlists.ts';
 import { mediaserverLink } from './link.ts';
 import { playlistSync } from './playlist-sync.ts';
 import { SYNC_ALL_PLAYLISTS_TASK, SYNC_PLAYLISTS_TASK } from './sync-playlists.task.ts';
@@ -19,8 +19,7 @@ export const playlistCommandRoutes = [
     handler: async ({ ctx, user }) => {
       await mediaserverLink(ctx).userToken(user.username);
       mediaserverClients(ctx).server();
-      const { task_id, position } = await ctx.tasks.start(SYNC_PLAYLISTS_TASK, { username: user.username }, user.username);
-      await ctx.settle(position);
+      const { task_id } = await ctx.tasks.start(SYNC_PLAYLISTS_TASK, { username: user.username }, user.username);
       return { task_id, name: SYNC_PLAYLISTS_TASK, status: 'running' as const };
     },
   }),
@@ -45,8 +44,7 @@ export const playlistCommandRoutes = [
     errors: { 503: 'The media server is not configured' },
     handler: async ({ ctx, user }) => {
       mediaserverClients(ctx).server();
-      const { task_id, position } = await ctx.tasks.start(SYNC_ALL_PLAYLISTS_TASK, {}, user.username);
-      await ctx.settle(position);
+      const { task_id } = await ctx.tasks.start(SYNC_ALL_PLAYLISTS_TASK, {}, user.username);
       return { task_id, name: SYNC_ALL_PLAYLISTS_TASK, status: 'running' as const };
     },
   }),

@@ -3,7 +3,7 @@ import { defineRoute } from '../../infra/http/define-route.ts';
 import { MILLISECONDS, bodyInt } from '../../infra/http/params.ts';
 import { log } from '../../infra/logger.ts';
 import { mediaserverMedia } from '../../infra/upstreams/mediaserver/media.ts';
-import { playableItem } from '../../query/mediaserver/play.routes.ts';
+import { playableItem } from '../../projectors/mediaserver/playback.reads.ts';
 import { mediaserverLink } from './link.ts';
 
 const TimelineBody = z.object({
@@ -28,7 +28,7 @@ export const timelineRoutes = [
     handler: async ({ ctx, params, body, user }) => {
       const token = await mediaserverLink(ctx).userToken(user.username);
       const media = mediaserverMedia(ctx);
-      const item = await playableItem(ctx, params.canonical_id);
+      const item = await playableItem(ctx.db, params.canonical_id);
       try {
         await media.timeline(token, { ratingKey: item.rating_key, state: body.state, timeMs: body.time_ms, durationMs: body.duration_ms });
         return { state: body.state, reported: true };

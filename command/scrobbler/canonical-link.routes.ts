@@ -4,10 +4,10 @@ import { defineRoute } from '../../infra/http/define-route.ts';
 import { Forbidden, NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { usernameKey } from '../../shared/usernames.ts';
-import { findDoc } from '../../query/canonical/canonical.queries.ts';
-import { ScrobbleRecord, findScrobble, toScrobbleRecord } from '../../query/scrobbler/scrobbles.queries.ts';
+import { findDoc } from '../../projectors/canonical/canonical-docs.reads.ts';
+import { ScrobbleRecord, findScrobble, toScrobbleRecord } from '../../projectors/scrobbler/scrobbles.reads.ts';
 import { onScrobbles } from './scrobble-log.ts';
-import { userSince } from './scrobbler-link.ts';
+import { accountSinceOrEarliest } from '../../projectors/auth/users.reads.ts';
 
 const CanonicalId = z.string().min(1).max(64).nullable().optional();
 
@@ -42,14 +42,15 @@ export const canonicalLinkRoutes = [
         album: await liveId(ctx, 'album', body.canonical_album_id, scrobble.canonical_album_id),
         track: await liveId(ctx, 'track', body.canonical_track_id, scrobble.canonical_track_id),
       };
-      const handled = await onScrobbles(ctx, key, {
+      await onScrobbles(ctx, key, {
         type: 'LinkCanonical',
         username: user.username,
         scrobbleId: params.scrobble_id,
         canonical,
-        meta: { now: new Date().toISOString(), actor: user.username, userSince: await userSince(ctx, user.username) },
+        meta: { now: new Date().toISOString(), actor: user.username, userSince: await accountSinceOrEarliest(ctx.db, user.username) },
       });
-      await ctx.settle(handled.result?.position);
+    },
+    answer: async ({ ctx, params }) => {
       const row = await ctx.db.selectFrom('scrobbles').selectAll().where('scrobble_id', '=', params.scrobble_id).executeTakeFirstOrThrow();
       return toScrobbleRecord(row);
     },

@@ -1,12 +1,11 @@
 import type { AppContext } from '../../infra/context.ts';
-import type { AppendResult } from '../../infra/eventstore/event-store.ts';
 import type { ScrobbleRow } from '../../infra/upstreams/scrobbler/schemas.ts';
 import type { Scrobble } from '../../shared/events/scrobbles.events.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 import { onScrobbles, scrobblesState } from './scrobble-log.ts';
 import { newScrobbles, scrobbleId } from './scrobbles.decider.ts';
 import { type CanonicalStamper, canonicalStamper } from './stamp-canonical.ts';
-import { userSince } from './scrobbler-link.ts';
+import { accountSinceOrEarliest } from '../../projectors/auth/users.reads.ts';
 
 export interface PageToImport {
   username: string;
@@ -24,7 +23,7 @@ export interface PageToImport {
  * yet are stamped with canonical ids (the costly part: one reconcile batch per page) and recorded,
  * so a re-import adds nothing.
  */
-export async function importPage(ctx: AppContext, page: PageToImport): Promise<{ inserted: number; result?: AppendResult }> {
+export async function importPage(ctx: AppContext, page: PageToImport): Promise<{ inserted: number }> {
   const key = usernameKey(page.username);
   const candidates: Scrobble[] = page.rows.map((row) => ({
     scrobble_id: scrobbleId(key, row.uts, row.artist, row.track),
@@ -33,7 +32,7 @@ export async function importPage(ctx: AppContext, page: PageToImport): Promise<{
     canonical_album_id: null,
     canonical_track_id: null,
   }));
-  const since = await userSince(ctx, page.username);
+  const since = await accountSinceOrEarliest(ctx.db, page.username);
   const fresh = newScrobbles(await scrobblesState(ctx, key), candidates, since);
   const stamp = page.stamper ?? canonicalStamper(ctx, page.username);
   const ids = await stamp(fresh);
@@ -50,5 +49,5 @@ export async function importPage(ctx: AppContext, page: PageToImport): Promise<{
     meta: { now: new Date().toISOString(), actor: page.username, userSince: since },
   });
   const event = handled.events[0];
-  return { inserted: event?.type === 'ScrobblesImported' ? event.data.scrobbles.length : 0, result: handled.result };
+  return { inserted: event?.type === 'ScrobblesImported' ? event.data.scrobbles.length : 0 };
 }

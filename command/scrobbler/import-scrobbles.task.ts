@@ -3,13 +3,12 @@ import { log } from '../../infra/logger.ts';
 import { RECENT_TRACKS_MAX_LIMIT, scrobblerClient } from '../../infra/upstreams/scrobbler/client.ts';
 import { ScrobblerFailure } from '../../infra/upstreams/scrobbler/errors.ts';
 import type { RecentTracksPage } from '../../infra/upstreams/scrobbler/schemas.ts';
-import { TaskCancelled, type TaskContext, type TaskDefinition } from '../../infra/tasks/task.ts';
+import { StoppedByCancel, type TaskContext, type TaskDefinition } from '../../infra/tasks/task.ts';
 import { PreconditionFailed } from '../../shared/errors.ts';
+import { BULK_IMPORT_TASK } from '../../shared/scrobbles/tasks.ts';
 import { importPage } from './import-page.ts';
 import { currentLink, sessionKeyOf } from './scrobbler-link.ts';
 import { canonicalStamper } from './stamp-canonical.ts';
-
-export const BULK_IMPORT_TASK = 'scrobbler.bulk_import';
 
 /**
  * Where an import stands: pages are counted under a fixed upper bound `to` (the time the import
@@ -73,8 +72,8 @@ export function bulkImportTask(context: () => AppContext): TaskDefinition<BulkIm
         }
       } catch (error) {
         // Stopped by a cancel mid-await: say exactly where, so the next run starts there.
-        if (task.signal.aborted && task.signal.reason === 'cancel') throw new TaskCancelled(summary());
-        if (error instanceof TaskCancelled) throw new TaskCancelled(summary());
+        if (task.signal.aborted && task.signal.reason === 'cancel') throw new StoppedByCancel(summary());
+        if (error instanceof StoppedByCancel) throw new StoppedByCancel(summary());
         throw error;
       }
     },

@@ -53,7 +53,7 @@ export const linkRoutes = [
       502: 'The scrobbler failed',
       503: 'The scrobbler is not configured',
     },
-    handler: async ({ ctx, user, query, res }) => {
+    handler: async ({ ctx, user, query }) => {
       if (!query.token) throw new BadRequest('The scrobbler callback carries no token');
       // Consumed before the exchange: a link someone else started can never reach linkScrobbler.
       await consumeCallbackState(ctx.db, ctx.secrets.jwtSecret, STATE_PURPOSE, user.username, query.state);
@@ -66,7 +66,11 @@ export const linkRoutes = [
       await linkScrobbler(ctx, user.username, session.name, session.key);
       const target = new URL(ctx.config.CLIENT_URL);
       target.searchParams.set('scrobbler', 'linked');
-      res.redirect(302, target.toString());
+      return target.toString();
+    },
+    // The browser lands on the client, which reads the link at once: redirect after the read models have it.
+    answer: async ({ res }, target) => {
+      res.redirect(302, target);
     },
   }),
   defineRoute({

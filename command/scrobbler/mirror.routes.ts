@@ -1,33 +1,15 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { RECENT_TRACKS_MAX_LIMIT, scrobblerClient } from '../../infra/upstreams/scrobbler/client.ts';
-import { NotFound, PreconditionFailed } from '../../shared/errors.ts';
+import { NotFound } from '../../shared/errors.ts';
 import { TaskStartedResponse } from '../../shared/tasks.ts';
 import { usernameKey } from '../../shared/usernames.ts';
-import { findTask } from '../../query/tasks/task-history.queries.ts';
-import { latestTaskStartedBy, mirrorOf } from '../../query/scrobbler/scrobbles.queries.ts';
-import { BULK_IMPORT_TASK, type BulkImportParams, type ImportCursor } from './import-scrobbles.task.ts';
+import { findTask } from '../../projectors/tasks/task-history.reads.ts';
+import { mirrorOf } from '../../projectors/scrobbler/scrobbles.reads.ts';
+import { BULK_IMPORT_TASK } from '../../shared/scrobbles/tasks.ts';
+import { startBulkImport } from './bulk-import.ts';
 import { importPage } from './import-page.ts';
-import { currentLink, sessionKeyOf, userSince } from './scrobbler-link.ts';
-import { canonicalLinkRoutes } from './canonical-link.routes.ts';
-
-/** Starts per user run one at a time in a process, so a double click starts one import, not two. */
-const starting = new Map<string, Promise<unknown>>();
-function oneStartAtATime<T>(userKey: string, work: () => Promise<T>): Promise<T> {
-  const run = (starting.get(userKey) ?? Promise.resolve()).then(work, work);
-  const tail = run.catch(() => undefined);
-  starting.set(userKey, tail);
-  void tail.then(() => starting.get(userKey) === tail && starting.delete(userKey));
-  return run;
-}
-
-/** Where the caller's last unfinished import stopped, if it did not complete. */
-async function resumeCursor(db: Parameters<typeof latestTaskStartedBy>[0], username: string, since: string): Promise<ImportCursor | undefined> {
-  const last = await latestTaskStartedBy(db, BULK_IMPORT_TASK, username, since);
-  if (!last || (last.status !== 'cancelled' && last.status !== 'failed')) return undefined;
-  const cursor = (last.summary?.cursor ?? last.progress?.cursor) as ImportCursor | undefined;
-  return cursor && Number.isInteger(cursor.page) && Number.isInteger(cursor.to) ? cursor : undefined;
-}
+import { currentLink, sessionKeyOf } from './scrobbler-link.ts';
 
 export const mirrorRoutes = [
   defineRoute({
@@ -40,18 +22,7 @@ export const mirrorRoutes = [
     access: 'user',
     response: TaskStartedResponse.extend({ resumed_from_page: z.number().int().nullable() }),
     errors: { 412: 'Scrobbler not linked', 503: 'The scrobbler is not configured' },
-    handler: ({ ctx, user }) => oneStartAtATime(usernameKey(user.username), async () => {
-      if (!(await currentLink(ctx, user.username))) throw new PreconditionFailed('Scrobbler not linked');
-      scrobblerClient(ctx.config).assertConfigured();
-      const since = await userSince(ctx, user.username);
-      const running = await latestTaskStartedBy(ctx.db, BULK_IMPORT_TASK, user.username, since, 'running');
-      if (running) return { task_id: running.task_id, name: BULK_IMPORT_TASK, status: 'running' as const, resumed_from_page: null };
-      const resume = await resumeCursor(ctx.db, user.username, since);
-      const params: BulkImportParams = { username: user.username, ...(resume ? { resume } : {}) };
-      const { task_id, position } = await ctx.tasks.start(BULK_IMPORT_TASK, { ...params }, user.username);
-      await ctx.settle(position);
-      return { task_id, name: BULK_IMPORT_TASK, status: 'running' as const, resumed_from_page: resume?.page ?? null };
-    }),
+    handler: ({ ctx, user }) => startBulkImport(ctx, user.username),
   }),
   defineRoute({
     method: 'delete',
@@ -65,8 +36,7 @@ export const mirrorRoutes = [
     handler: async ({ ctx, user, params }) => {
       const task = await findTask(ctx.db, params.task_id);
       if (!task || task.name !== BULK_IMPORT_TASK || task.started_by !== user.username) throw new NotFound('Import not found');
-      const { was_running, position } = await ctx.tasks.cancel(params.task_id, user.username);
-      await ctx.settle(position);
+      const { was_running } = await ctx.tasks.cancel(params.task_id, user.username);
       return { task_id: params.task_id, was_running };
     },
   }),
@@ -81,9 +51,9 @@ export const mirrorRoutes = [
     errors: { 502: 'The scrobbler failed', 503: 'The scrobbler is not configured' },
     handler: async ({ ctx, user }) => {
       const link = await currentLink(ctx, user.username);
-      if (!link) return { inserted: 0, last_refreshed_at: null, scrobbler_username: null };
+      if (!link) return { inserted: 0, scrobblerUsername: null };
       const page = await scrobblerClient(ctx.config).recentTracks(link.scrobblerUsername, { page: 1, limit: RECENT_TRACKS_MAX_LIMIT, sessionKey: await sessionKeyOf(ctx, link) });
-      const { inserted, result } = await importPage(ctx, {
+      const { inserted } = await importPage(ctx, {
         username: user.username,
         scrobblerUsername: link.scrobblerUsername,
         taskId: null,
@@ -92,10 +62,12 @@ export const mirrorRoutes = [
         rows: page.scrobbles,
         recordEmpty: true,
       });
-      await ctx.settle(result?.position);
-      const mirror = await mirrorOf(ctx.db, usernameKey(user.username), link.scrobblerUsername);
-      return { inserted, last_refreshed_at: mirror?.last_refreshed_at?.toISOString() ?? null, scrobbler_username: link.scrobblerUsername };
+      return { inserted, scrobblerUsername: link.scrobblerUsername };
+    },
+    answer: async ({ ctx, user }, written) => {
+      if (!written.scrobblerUsername) return { inserted: 0, last_refreshed_at: null, scrobbler_username: null };
+      const mirror = await mirrorOf(ctx.db, usernameKey(user.username), written.scrobblerUsername);
+      return { inserted: written.inserted, last_refreshed_at: mirror?.last_refreshed_at?.toISOString() ?? null, scrobbler_username: written.scrobblerUsername };
     },
   }),
-  ...canonicalLinkRoutes,
 ];

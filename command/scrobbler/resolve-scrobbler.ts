@@ -4,8 +4,9 @@ import type { ItemInfo } from '../../infra/upstreams/scrobbler/schemas.ts';
 import { scrobblerArtistId, scrobblerItemId } from '../../shared/canonical/external-ids.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { UpstreamNotFound } from '../../shared/errors.ts';
-import { entityByRef } from '../../query/canonical/canonical.queries.ts';
-import { type Observation, reconcile } from '../canonical/reconciler.ts';
+import { entityByRef } from '../../projectors/canonical/canonical-docs.reads.ts';
+import type { Observation } from '../canonical/observation.ts';
+import { reconcile } from '../canonical/reconciler.ts';
 
 /** `<artist>::<name>`, split at the first separator; undefined when the shape is not there. */
 export function splitScrobblerItemId(externalId: string): { artist: string; name: string } | undefined {

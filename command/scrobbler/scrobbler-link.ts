@@ -1,4 +1,5 @@
 import type { AppContext } from '../../infra/context.ts';
+import { aggregate } from '../../infra/eventstore/aggregate.ts';
 import { handleCommand } from '../../infra/eventstore/command-handler.ts';
 import type { WithoutMeta } from '../../shared/commands.ts';
 import type { UserEvent } from '../../shared/events/users.events.ts';
@@ -12,31 +13,19 @@ export interface ScrobblerLink {
   credentialId: string;
 }
 
-/** The user's current link, folded from the user stream (the session key's credential is not projected). */
-export async function currentLink(ctx: AppContext, username: string): Promise<ScrobblerLink | null> {
-  let link: ScrobblerLink | null = null;
-  for (const event of await ctx.store.readStream(userStream(usernameKey(username)))) {
-    const e = { type: event.type, data: event.data } as UserEvent;
-    if (e.type === 'ScrobblerLinked') link = { scrobblerUsername: e.data.scrobbler_username, credentialId: e.data.credential_id };
-    else if (e.type === 'ScrobblerUnlinked' || e.type === 'UserDeleted') link = null;
-  }
-  return link;
+function evolveLink(link: ScrobblerLink | null, e: UserEvent): ScrobblerLink | null {
+  if (e.type === 'ScrobblerLinked') return { scrobblerUsername: e.data.scrobbler_username, credentialId: e.data.credential_id };
+  return e.type === 'ScrobblerUnlinked' || e.type === 'UserDeleted' ? null : link;
 }
 
-/** The linked scrobbler username from the read model: the cheap check of every listening endpoint. */
-export async function linkedScrobblerUsername(ctx: AppContext, username: string): Promise<string | null> {
-  const row = await ctx.db.selectFrom('users').select('scrobbler_username').where('username_key', '=', usernameKey(username)).executeTakeFirst();
-  return row?.scrobbler_username ?? null;
+/** The user's current link, folded from the user stream (the session key's credential is not projected). */
+export async function currentLink(ctx: AppContext, username: string): Promise<ScrobblerLink | null> {
+  return (await aggregate(ctx.store, userStream(usernameKey(username)), evolveLink, null)).state;
 }
 
 /** The stored session key of the user's link, or undefined when there is none (or it cannot be read). */
 export async function sessionKeyOf(ctx: AppContext, link: ScrobblerLink | null): Promise<string | undefined> {
-  if (!link) return undefined;
-  try {
-    return await ctx.auth.credentials.get(link.credentialId);
-  } catch {
-    return undefined;
-  }
+  return link ? ctx.auth.credentials.get(link.credentialId) : undefined;
 }
 
 async function onUser(ctx: AppContext, username: string, command: WithoutMeta<UserCommand>) {
@@ -47,7 +36,6 @@ async function onUser(ctx: AppContext, username: string, command: WithoutMeta<Us
     { ...command, meta: { now: new Date().toISOString(), actor: username } } as UserCommand,
     { actor: username },
   );
-  await ctx.settle(handled.result?.position);
   return handled;
 }
 
@@ -73,13 +61,4 @@ export async function unlinkScrobbler(ctx: AppContext, username: string): Promis
   const handled = await onUser(ctx, username, { type: 'UnlinkScrobbler' });
   if (previous) await ctx.auth.credentials.remove(previous.credentialId);
   return handled.events.length > 0;
-}
-
-/**
- * When the account was registered (ISO). Scrobbles recorded under the same name before then were a
- * deleted namesake's. The empty string (earlier than any time) when the account is not projected.
- */
-export async function userSince(ctx: AppContext, username: string): Promise<string> {
-  const row = await ctx.db.selectFrom('users').select('created_at').where('username_key', '=', usernameKey(username)).where('deleted', '=', false).executeTakeFirst();
-  return row?.created_at.toISOString() ?? '';
 }

@@ -3,16 +3,10 @@ import { log } from '../../infra/logger.ts';
 import type { ScrobbleRow } from '../../infra/upstreams/scrobbler/schemas.ts';
 import { scrobblerArtistId, scrobblerItemId } from '../../shared/canonical/external-ids.ts';
 import type { Facts, Kind } from '../../shared/events/canonical.events.ts';
-import { type Observation, reconcileMany } from '../canonical/reconciler.ts';
+import type { Observation } from '../canonical/observation.ts';
+import { reconcileMany } from '../canonical/reconciler.ts';
+import { type CanonicalIds, NO_IDS } from './canonical-ids.ts';
 import { oneByOneStamper } from './stamp-one-by-one.ts';
-
-export interface CanonicalIds {
-  canonical_artist_id: string | null;
-  canonical_album_id: string | null;
-  canonical_track_id: string | null;
-}
-
-export const NO_IDS: CanonicalIds = { canonical_artist_id: null, canonical_album_id: null, canonical_track_id: null };
 
 const LOOKUP_CHUNK = 1000;
 const refKey = (kind: Kind, externalId: string) => `${kind}\u0000${externalId}`;

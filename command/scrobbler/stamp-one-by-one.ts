@@ -3,10 +3,10 @@ import { log } from '../../infra/logger.ts';
 import type { ScrobbleRow } from '../../infra/upstreams/scrobbler/schemas.ts';
 import { scrobblerArtistId, scrobblerItemId } from '../../shared/canonical/external-ids.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
-import { entityByRef } from '../../query/canonical/canonical.queries.ts';
-import { type Observation, reconcile } from '../canonical/reconciler.ts';
-
-import { type CanonicalIds, NO_IDS } from './stamp-canonical.ts';
+import { entityByRef } from '../../projectors/canonical/canonical-docs.reads.ts';
+import type { Observation } from '../canonical/observation.ts';
+import { reconcile } from '../canonical/reconciler.ts';
+import { type CanonicalIds, NO_IDS } from './canonical-ids.ts';
 
 /**
  * The fallback of the page stamper: each artist, album and track reconciled on its own, so that

@@ -12,8 +12,7 @@ export const cancelTaskRoutes = [
     response: z.object({ task_id: z.string(), was_running: z.boolean() }),
     errors: { 404: 'Unknown task' },
     handler: async ({ ctx, params, user }) => {
-      const { was_running, position } = await ctx.tasks.cancel(params.task_id, user.username);
-      await ctx.settle(position);
+      const { was_running } = await ctx.tasks.cancel(params.task_id, user.username);
       return { task_id: params.task_id, was_running };
     },
   }),

@@ -9,14 +9,6 @@ export const CALLBACK_STATE_TTL_MS = 10 * 60_000;
 /** Processes' clocks may differ a little: a state issued slightly "in the future" is still ours. */
 const CLOCK_SKEW_MS = 60_000;
 
-/** callback_states_used: the nonce of every state a callback consumed, kept until the state expires. */
-export interface CallbackStatesUsedTable {
-  nonce: string;
-  purpose: string;
-  username_key: string;
-  expires_at: Date;
-}
-
 export type StateRefusal = 'missing' | 'invalid' | 'expired' | 'used';
 
 const MESSAGES: Record<StateRefusal, string> = {

@@ -3,6 +3,7 @@ import type { Database } from '../db/database.ts';
 import type { Secrets } from '../secrets.ts';
 import { type CredentialStore, createCredentialStore } from '../credentials/credential-store.ts';
 import { type LoginThrottle, createLoginThrottle } from './login-throttle.ts';
+import { type RegistrationThrottle, createRegistrationThrottle } from './registration-throttle.ts';
 import { OWASP_SCRYPT, type PasswordHasher, createPasswordHasher } from './password-hasher.ts';
 import { type SessionCache, createSessionCache } from './session-cache.ts';
 import { type SessionTokens, createSessionTokens } from './session-tokens.ts';
@@ -13,6 +14,7 @@ export interface AuthServices {
   tokens: SessionTokens;
   sessions: SessionCache;
   throttle: LoginThrottle;
+  registrations: RegistrationThrottle;
 }
 
 /**
@@ -27,5 +29,6 @@ export function createAuthServices(db: Kysely<Database>, secrets: Secrets, optio
     tokens,
     sessions: createSessionCache(db, tokens, { ttlMs: options.projectsUsers ? 10 * 60_000 : 5_000 }),
     throttle: createLoginThrottle(),
+    registrations: createRegistrationThrottle(),
   };
 }

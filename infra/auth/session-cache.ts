@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
-import type { Role, SessionResolver, SessionUser } from '../http/auth.ts';
+import type { Role, SessionUser } from '../../shared/users.ts';
+import type { SessionResolver } from './session.ts';
 import type { SessionTokens } from './session-tokens.ts';
 
 interface Entry {

@@ -21,8 +21,17 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-export async function openPostgres(connectionString: string, max = 10): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString, max });
+export interface PoolOptions {
+  max?: number;
+  /**
+   * How long a query waits for a connection (a new one, or a free one of a full pool) before it
+   * fails; the HTTP layer answers that failure 503 with Retry-After (see ./unavailable.ts).
+   */
+  acquireTimeoutMs?: number;
+}
+
+export async function openPostgres(connectionString: string, options: PoolOptions = {}): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: options.acquireTimeoutMs ?? 5000 });
   // An idle connection dropped by the server (restart, admin command) must not crash the process.
   pool.on('error', (error) => log.warn('database connection lost', { error: error.message }));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

@@ -1,22 +1,26 @@
 import type { EventsTable, StreamsTable } from '../eventstore/postgres/event-tables.ts';
-import type { ProjectionCheckpointsTable } from '../projections/checkpoints.ts';
-import type { CredentialsTable } from '../credentials/credential-store.ts';
-import type { CallbackStatesUsedTable } from '../auth/callback-state.ts';
+import type { ProjectionCheckpointsTable } from '../projections/checkpoints.table.ts';
+import type { CredentialsTable } from '../credentials/credentials.table.ts';
+import type { CallbackStatesUsedTable } from '../auth/callback-state.table.ts';
 import type { TaskHistoryTable } from '../../projectors/tasks/task-history.table.ts';
 import type { UsersTable } from '../../projectors/auth/users.table.ts';
-import type { MediaserverPlaylistItemsTable, MediaserverPlaylistsTable, ReactorCheckpointsTable } from '../../projectors/mediaserver/playlists.table.ts';
+import type { MediaserverPlaylistItemsTable, MediaserverPlaylistsTable } from '../../projectors/mediaserver/playlists.table.ts';
+import type { ReactorCheckpointsTable } from '../reactors/reactor-checkpoints.table.ts';
 import type { ScrobbleMirrorTable, ScrobblesTable } from '../../projectors/scrobbler/scrobbles.table.ts';
-import type { ScrobblerCacheTable } from '../upstreams/scrobbler/proxy-cache.ts';
+import type { ScrobblerCacheTable } from '../upstreams/scrobbler/proxy-cache.table.ts';
 import type { MediaserverLinksTable } from '../../projectors/mediaserver/links.table.ts';
 import type { MediaserverItemsTable, MediaserverSectionsTable, MediaserverServersTable } from '../../projectors/mediaserver/library.table.ts';
 import type { CanonicalDocsTable, ExternalRefsTable } from '../../projectors/canonical/canonical-docs.table.ts';
-import type { CatalogCacheTable } from '../upstreams/catalog/cache.ts';
+import type { CatalogCacheTable } from '../upstreams/catalog/cache.table.ts';
 import type { FavoritesTable } from '../../projectors/me/favorites.table.ts';
 import type { AlbumCollectionTable } from '../../projectors/me/album-collection.table.ts';
 import type { CommentsTable } from '../../projectors/me/comments.table.ts';
 import type * as Dashboard from '../../projectors/scrobbler/dashboard.table.ts';
 
-/** Every table of the database, for kysely's typing. */
+/**
+ * Every table of the database, for kysely's typing. This is the one place of infra/ that sees the
+ * read models' table types (`projectors/<slice>/*.table.ts`, type-only, nothing else of them).
+ */
 export interface Database {
   events: EventsTable;
   streams: StreamsTable;

@@ -8,15 +8,22 @@ const KEPT_POSITIONS = 64;
 class AppendLog {
   readonly types = new Set<string>();
   private readonly positions: Position[] = [];
+  private furthest: Position | undefined;
 
   record(events: NewEvent[], position: Position): void {
     for (const event of events) this.types.add(event.type);
     this.positions.push(position);
+    if (this.furthest === undefined || comparePositions(position, this.furthest) > 0) this.furthest = position;
     if (this.positions.length > KEPT_POSITIONS) this.positions.shift();
   }
 
   wrote(position: Position): boolean {
     return this.positions.some((p) => comparePositions(p, position) === 0);
+  }
+
+  /** Where the last of its appends ended (the furthest), undefined before the first. */
+  last(): Position | undefined {
+    return this.furthest;
   }
 }
 
@@ -35,6 +42,11 @@ export function withAppendLog<T>(work: () => T): T {
 export function appendedTypes(position: Position): ReadonlySet<string> | undefined {
   const log = current.getStore();
   return log?.wrote(position) ? log.types : undefined;
+}
+
+/** Where this context's appends end (its furthest append), undefined when it appended nothing (or outside a context). */
+export function lastAppended(): Position | undefined {
+  return current.getStore()?.last();
 }
 
 /** The store handed to handlers and tasks: appends are recorded in the caller's append log. */

@@ -1,13 +1,8 @@
 import type { DomainEvent } from '../../shared/events/index.ts';
 import { eventSchemas } from '../../shared/events/index.ts';
 import { Conflict } from '../../shared/errors.ts';
-import {
-  type AppendResult,
-  type EventMetadata,
-  type EventStore,
-  type ExpectedRevision,
-  WrongExpectedVersionError,
-} from './event-store.ts';
+import { aggregate } from './aggregate.ts';
+import { type AppendResult, type EventMetadata, type EventStore, WrongExpectedVersionError } from './event-store.ts';
 
 export interface Decider<State, Command, Event extends DomainEvent> {
   initialState(): State;
@@ -37,12 +32,10 @@ export async function handleCommand<State, Command, Event extends DomainEvent>(
   metadata: EventMetadata,
 ): Promise<Handled<Event, State>> {
   for (let attempt = 1; ; attempt++) {
-    const recorded = await store.readStream(streamId);
-    const state = recorded.reduce((s, e) => decider.evolve(s, { type: e.type, data: e.data } as Event), decider.initialState());
+    const { state, expected } = await aggregate(store, streamId, decider.evolve, decider.initialState());
     const events = decider.decide(state, typeof command === 'function' ? (command as (s: State) => Command)(state) : command);
     const after = events.reduce(decider.evolve, state);
     if (events.length === 0) return { events, state: after };
-    const expected: ExpectedRevision = recorded.length === 0 ? 'no_stream' : recorded[recorded.length - 1]!.revision;
     try {
       const result = await store.append(streamId, events.map((e) => toNewEvent(e, metadata)), expected);
       return { events, state: after, result };

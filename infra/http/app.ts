@@ -3,8 +3,8 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { z } from 'zod';
 import { Forbidden, UnsupportedMediaType } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
-import { withAppendLog } from '../eventstore/append-log.ts';
 import { log } from '../logger.ts';
+import { unitOfWork } from '../projections/read-models.ts';
 import { authorize } from './auth.ts';
 import type { Route } from './define-route.ts';
 import { clientCors } from './cors.ts';
@@ -50,8 +50,11 @@ function handlerFor(ctx: AppContext, route: Route) {
     const params = parse('path', route.params, req.params);
     const query = parse('query', route.query, req.query);
     const body = route.body ? parse('body', route.body, req.body) : undefined;
-    // Each request records what it appends: its read-your-writes waits for those projectors only.
-    const result = await withAppendLog(() => route.handler({ params, query, body, user: user as never, ctx, req, res }));
+    const input = { params, query, body, user: user as never, ctx, req, res };
+    // Read-your-writes: the handler runs in a unit of work that waits for the projectors (and
+    // reactors) of what it appended; a write-then-answer route reads its answer after that.
+    const written = await unitOfWork(ctx.readModels, () => route.handler(input), { reactions: true });
+    const result = route.answer ? await route.answer(input, written) : written;
     if (route.raw || res.headersSent) return;
     if (ctx.validateResponses) {
       const checked = route.response.safeParse(result);

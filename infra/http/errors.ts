@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { z } from 'zod';
 import { DomainError } from '../../shared/errors.ts';
+import { databaseUnavailable, isDatabaseUnavailable } from '../db/unavailable.ts';
 import { log } from '../logger.ts';
 
 export type Location = 'path' | 'query' | 'body' | 'header' | 'cookie';
@@ -53,6 +54,10 @@ export function errorMiddleware(error: unknown, req: Request, res: Response, _ne
   if (error instanceof RequestValidationError) {
     res.status(422).json({ detail: error.detail });
     return;
+  }
+  if (isDatabaseUnavailable(error)) {
+    log.warn('database unavailable', { method: req.method, path: req.path, error: (error as Error).message });
+    error = databaseUnavailable();
   }
   if (error instanceof DomainError) {
     res.set(error.headers).status(error.status).json({ detail: error.message });

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { SESSION_COOKIE } from './auth.ts';
+import { SESSION_COOKIE } from '../auth/session.ts';
 import type { Location, ValidationDetail } from './errors.ts';
 
 /**

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ROLE_REQUIRED } from './auth.ts';
 import type { Route } from './define-route.ts';
 
 const jsonSchema = (schema: z.ZodType, io: 'input' | 'output') => {
@@ -51,7 +52,8 @@ function operation(route: Route) {
     '422': { description: 'Validation error', content: { 'application/json': { schema: { $ref: '#/components/schemas/HTTPValidationError' } } } },
   };
   if (route.access !== 'public') responses['401'] = errorResponse('No valid session');
-  if (route.access === 'admin') responses['403'] = errorResponse('Admin role required');
+  const roleRequired = ROLE_REQUIRED[route.access];
+  if (roleRequired) responses['403'] = errorResponse(roleRequired);
   for (const [code, description] of Object.entries(route.errors ?? {})) responses[code] = errorResponse(description);
   for (const [code, description] of Object.entries(route.alsoAnswers ?? {})) responses[code] = { description, content: body };
   return {

@@ -1,23 +1,9 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
+import type { CheckpointState, ProjectionCheckpointsTable } from './checkpoints.table.ts';
 import { type Position, decodePosition, encodePosition } from '../eventstore/event-store.ts';
 
-export interface ProjectionCheckpointsTable {
-  name: string;
-  version: number;
-  position: string;
-  state: CheckpointState;
-  stalled_since: Date | null;
-  stalled_event_position: string | null;
-  stalled_event_id: string | null;
-  stalled_stream: string | null;
-  stalled_event_type: string | null;
-  stalled_error: string | null;
-  updated_at: Date;
-}
-
 /** `rebuilding`: replaying behind the live read models; `stalled`: stopped on an event (see Stall). */
-export type CheckpointState = 'live' | 'rebuilding' | 'stalled';
 
 /** Where a projector stopped: the event it kept failing on. Its checkpoint is the position before it. */
 export interface Stall {

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { type AllSubscription, decodePosition, encodePosition, type Position } from '../eventstore/event-store.ts';
 import { log } from '../logger.ts';
 import type { StoredEvent } from '../projections/projector.ts';
+import { unitOfWork } from '../projections/read-models.ts';
 import { ProjectorWaiters } from '../projections/wait-for-position.ts';
 import type { DomainEventType } from '../../shared/events/index.ts';
 
@@ -36,7 +37,8 @@ async function saveCheckpoint(ctx: AppContext, name: string, position: Position)
 async function reactOnce(ctx: AppContext, reactor: Reactor, event: StoredEvent, stopped: () => boolean): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await reactor.react(ctx, event);
+      // What a reaction appends is in the read models before the reaction counts as handled.
+      return await unitOfWork(ctx.readModels, () => reactor.react(ctx, event), { reactions: false });
     } catch (error) {
       const delay = RETRY_DELAYS_MS[attempt];
       if (delay === undefined || stopped()) {

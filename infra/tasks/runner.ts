@@ -3,16 +3,18 @@ import type { WithoutMeta } from '../../shared/commands.ts';
 import { monotonicFactory } from 'ulid';
 import { taskStream } from '../../shared/streams.ts';
 import { messageOf } from '../../shared/errors.ts';
-import * as taskDecider from '../../command/tasks/task.decider.ts';
-import type { TaskCommand } from '../../command/tasks/task.decider.ts';
+import * as taskDecider from './task.decider.ts';
+import type { TaskCommand } from './task.decider.ts';
 import { log } from '../logger.ts';
 import type { Bus } from '../bus/bus.ts';
 import type { Database } from '../db/database.ts';
 import type { EventStore } from '../eventstore/event-store.ts';
+import { aggregate } from '../eventstore/aggregate.ts';
 import { withAppendLog } from '../eventstore/append-log.ts';
+import { type ReadModels, unitOfWork } from '../projections/read-models.ts';
 import { type Handled, handleCommand } from '../eventstore/command-handler.ts';
 import type { TaskEvent } from '../../shared/events/tasks.events.ts';
-import { TaskCancelled, type TaskContext, type TaskDefinition } from './task.ts';
+import { StoppedByCancel, type TaskContext, type TaskDefinition } from './task.ts';
 
 const PROGRESS_EVERY_MS = 1000;
 const INTERRUPTED = 'interrupted: the service stopped while the task ran';
@@ -45,6 +47,8 @@ export class TaskRunner {
     private readonly store: EventStore,
     private readonly bus: Bus,
     private readonly db: Kysely<Database>,
+    /** A task's run finishes once the read models include what it appended (read-your-writes for whoever waits on its outcome). */
+    private readonly readModels: () => ReadModels,
   ) {}
 
   register(definition: TaskDefinition<any>): void {
@@ -123,7 +127,15 @@ export class TaskRunner {
     if (outcome === 'timeout') log.warn('tasks: left running at shutdown', { task_ids: [...this.running.keys()] });
   }
 
+  /**
+   * Runs a task, outcome included, in append logs of its own: what it appends is not the request's
+   * that started it (the in-process bus hands the request over in the request's async context).
+   */
   private execute(taskId: string, name: string, params: Record<string, unknown>, startedBy: string | null, resumedFrom: Record<string, unknown> | null): void {
+    withAppendLog(() => this.executeAside(taskId, name, params, startedBy, resumedFrom));
+  }
+
+  private executeAside(taskId: string, name: string, params: Record<string, unknown>, startedBy: string | null, resumedFrom: Record<string, unknown> | null): void {
     if (this.running.has(taskId)) return;
     const definition = this.definitions.get(name);
     const controller = new AbortController();
@@ -134,7 +146,7 @@ export class TaskRunner {
       if (!definition) throw new Error(`no task named ${name} in this worker`);
       if ((await this.state(taskId)).cancelRequested) controller.abort('cancel' satisfies StopReason);
       // A run of its own for read-your-writes, not the request that started it.
-      return withAppendLog(() => definition.run(this.contextFor(taskId, params, startedBy, entry, resumedFrom)));
+      return unitOfWork(this.readModels(), () => definition.run(this.contextFor(taskId, params, startedBy, entry, resumedFrom)), { reactions: false });
     })();
     const settled = run
       .then(
@@ -164,8 +176,8 @@ export class TaskRunner {
    */
   private async recordStop(taskId: string, name: string, definition: TaskDefinition<any> | undefined, signal: AbortSignal, error: unknown, startedBy: string | null) {
     const reason = signal.aborted ? (signal.reason as StopReason) : undefined;
-    if (reason === 'cancel' || (!reason && error instanceof TaskCancelled)) {
-      const summary = error instanceof TaskCancelled ? error.summary : {};
+    if (reason === 'cancel' || (!reason && error instanceof StoppedByCancel)) {
+      const summary = error instanceof StoppedByCancel ? error.summary : {};
       await this.command(taskId, { type: 'CancelTask', summary }, startedBy);
     } else if (reason === 'shutdown') {
       if (definition?.resumable) return;
@@ -186,7 +198,7 @@ export class TaskRunner {
       signal,
       resumedFrom,
       checkpoint() {
-        if (signal.aborted) throw new TaskCancelled();
+        if (signal.aborted) throw new StoppedByCancel();
       },
       progress: (progress) => {
         const now = Date.now();
@@ -205,7 +217,7 @@ export class TaskRunner {
   }
 
   private async state(taskId: string): Promise<taskDecider.TaskState> {
-    return taskDecider.fold((await this.store.readStream(taskStream(taskId))).map((e) => ({ type: e.type, data: e.data }) as TaskEvent));
+    return (await aggregate<taskDecider.TaskState, TaskEvent>(this.store, taskStream(taskId), taskDecider.evolve, taskDecider.initialState())).state;
   }
 
   private command(taskId: string, command: WithoutMeta<TaskCommand> | ((s: taskDecider.TaskState) => WithoutMeta<TaskCommand>), actor: string | null): Promise<Handled<TaskEvent>> {

@@ -9,7 +9,7 @@ export interface TaskContext<P = Record<string, unknown>> {
    * cancel, and interrupted (failed, or resumed next start when resumable) after a stop.
    */
   readonly signal: AbortSignal;
-  /** A cooperative stop point: throws TaskCancelled once the signal is aborted. */
+  /** A cooperative stop point: throws StoppedByCancel once the signal is aborted. */
   checkpoint(): void;
   /**
    * Records progress; throttled, so call it as often as convenient. Writes keep their order and the
@@ -27,8 +27,11 @@ export interface TaskDefinition<P = Record<string, unknown>> {
   run(ctx: TaskContext<P>): Promise<Record<string, unknown>>;
 }
 
-/** Thrown at a checkpoint after a cancel; carries what was done so far. */
-export class TaskCancelled extends Error {
+/**
+ * Thrown at a checkpoint after a cancel request; carries what was done so far. The runner records
+ * it as the `TaskCancelled` event (an error, not the event: hence the other name).
+ */
+export class StoppedByCancel extends Error {
   constructor(readonly summary: Record<string, unknown> = {}) {
     super('task cancelled');
   }

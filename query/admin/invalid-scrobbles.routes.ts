@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { pageQuery } from '../../infra/http/params.ts';
-import { INVALID_KINDS } from '../../shared/scrobbles/invalid.ts';
-import { ScrobbleRecord } from '../scrobbler/scrobbles.queries.ts';
-import { listInvalid } from './invalid-scrobbles.queries.ts';
+import { INVALID_KINDS, InvalidKindFilter as KindFilter } from '../../shared/scrobbles/invalid.ts';
+import { ScrobbleRecord } from '../../projectors/scrobbler/scrobbles.reads.ts';
+import { listInvalid } from '../../projectors/scrobbler/invalid-scrobbles.reads.ts';
 
-export const KindFilter = z.enum(['all', ...INVALID_KINDS]);
 const Counts = z.object(Object.fromEntries(['all', ...INVALID_KINDS].map((k) => [k, z.number().int()])) as Record<string, z.ZodNumber>);
 
 export const invalidScrobblesRoutes = [

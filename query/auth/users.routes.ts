@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { NotFound } from '../../shared/errors.ts';
-import { UserObject, findUser, listUsers } from './users.queries.ts';
+import { UserObject, findUser, listUsers } from '../../projectors/auth/users.reads.ts';
 
 export const userQueryRoutes = [
   defineRoute({

@@ -6,8 +6,7 @@ import { NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { entityStream } from '../../shared/streams.ts';
 import { foldName } from '../../shared/names.ts';
-import { CanonicalDoc, albumTracks, docsFor, findDoc, findLiveRow } from './canonical.queries.ts';
-import { resolveRoutes } from './resolve.routes.ts';
+import { CanonicalDoc, albumTracks, docsFor, findDoc, findLiveRow } from '../../projectors/canonical/canonical-docs.reads.ts';
 
 const PLURAL: Record<Kind, string> = { artist: 'artists', album: 'albums', track: 'tracks' };
 const idParam = (kind: Kind) => `${kind}_id`;
@@ -42,7 +41,6 @@ function kindRoutes(kind: Kind) {
         return docsFor(ctx.db, found);
       },
     }),
-    ...resolveRoutes(kind),
     defineRoute({
       method: 'get',
       path: `${base}/{${param}}`,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { foldName } from '../../shared/names.ts';
-import { CanonicalDoc, LIST_COLUMNS, docsFor } from './canonical.queries.ts';
+import { CanonicalDoc, LIST_COLUMNS, docsFor } from '../../projectors/canonical/canonical-docs.reads.ts';
 
 export const DuplicateGroup = z.object({
   /** The shared key: the folded name, under its artist for albums and tracks. */

@@ -1,13 +1,10 @@
 import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
-import { reconcile } from '../../command/canonical/reconciler.ts';
-import { seedFromCatalog } from '../../command/canonical/catalog-seed.ts';
 import { NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
-import { CanonicalDoc, entityByRef, findDoc } from './canonical.queries.ts';
+import { CanonicalDoc, entityByRef, findDoc } from '../../projectors/canonical/canonical-docs.reads.ts';
 import { mediaserverExternalId } from '../../shared/canonical/external-ids.ts';
-import { reconcileFromScrobbler } from '../../command/scrobbler/resolve-scrobbler.ts';
 
 const PLURAL: Record<Kind, string> = { artist: 'artists', album: 'albums', track: 'tracks' };
 
@@ -41,12 +38,7 @@ async function resolveLocal(ctx: AppContext, kind: Kind, q: ResolveQuery): Promi
   return undefined;
 }
 
-/** A scrobbler artist needs nothing upstream: its name is its id, so a scrobbler-only canonical can be minted. */
-async function mintScrobblerArtist(ctx: AppContext, name: string, actor: string): Promise<string> {
-  return reconcile(ctx, { source: 'scrobbler', kind: 'artist', external_id: name.toLowerCase(), facts: { name } }, actor);
-}
-
-export function resolveRoutes(kind: Kind) {
+function kindResolveRoutes(kind: Kind) {
   return [
     defineRoute({
       method: 'get',
@@ -61,9 +53,10 @@ export function resolveRoutes(kind: Kind) {
       errors: { 404: 'Nothing resolves', 502: 'The catalog provider or the scrobbler failed' },
       handler: async ({ ctx, query, user }) => {
         let id = await resolveLocal(ctx, kind, query);
-        if (!id && query.catalog) id = await seedFromCatalog(ctx, kind, query.catalog, user.username);
+        const write = ctx.commands.resolve;
+        if (!id && query.catalog) id = await write.seedFromCatalog(kind, query.catalog, user.username);
         if (!id && query.scrobbler) {
-          id = kind === 'artist' ? await mintScrobblerArtist(ctx, query.scrobbler, user.username) : await reconcileFromScrobbler(ctx, kind, query.scrobbler, user.username);
+          id = kind === 'artist' ? await write.reconcileScrobblerArtist(query.scrobbler, user.username) : await write.reconcileFromScrobbler(kind, query.scrobbler, user.username);
         }
         const doc = id ? await findDoc(ctx.db, kind, id) : undefined;
         if (!doc) throw new NotFound(`No ${kind} resolves from the given parameters`);
@@ -72,3 +65,6 @@ export function resolveRoutes(kind: Kind) {
     }),
   ];
 }
+
+/** `/{artists,albums,tracks}/resolve`: listed before the `{id}` routes of the same prefix. */
+export const resolveRoutes = (['artist', 'album', 'track'] as const).flatMap(kindResolveRoutes);

@@ -4,7 +4,7 @@ import type { Database } from '../../infra/db/database.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import type { LibraryFilter, LibrarySort } from '../../shared/library.ts';
 import { foldName } from '../../shared/names.ts';
-import { CanonicalDoc, type DocRow, LIST_COLUMNS, toDoc } from '../canonical/canonical.queries.ts';
+import { CanonicalDoc, type DocRow, LIST_COLUMNS, toDoc } from '../../projectors/canonical/canonical-docs.reads.ts';
 
 /** A library row: the canonical doc without its refs (the detail endpoint has those). */
 export const LibraryRow = CanonicalDoc.omit({ refs: true });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
-import { findLiveRow } from '../canonical/canonical.queries.ts';
-import { CommentKind, KindName, kindOf } from './comment-kind.ts';
-import { CommentRow, MyCommentRow, countVisible, myComments, thread } from './comments.queries.ts';
+import { findLiveRow } from '../../projectors/canonical/canonical-docs.reads.ts';
+import { CommentKind, KindName, kindOf } from '../../shared/canonical/kind-name.ts';
+import { CommentRow, MyCommentRow, countVisible, myComments, thread } from '../../projectors/me/comments.reads.ts';
 
 export const commentQueryRoutes = [
   defineRoute({

@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
 import { foldName } from '../../shared/names.ts';
-import { albumTracks, type CanonicalDoc } from '../canonical/canonical.queries.ts';
-import { chainEnds } from '../me/merge-aliases.ts';
-import { detailsOf, type ItemRow, liveItemsByEntity, TrackDetails } from './playback.queries.ts';
+import { albumTracks, type CanonicalDoc } from '../../projectors/canonical/canonical-docs.reads.ts';
+import { chainEnds } from '../../projectors/canonical/merge-aliases.reads.ts';
+import { detailsOf, type ItemRow, liveItemsByEntity, TrackDetails } from '../../projectors/mediaserver/playback.reads.ts';
 
 export const AlbumTrackMaps = z.object({
   by_catalog_id: z.record(z.string(), z.string()),

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { refreshLibraries } from '../../command/mediaserver/libraries.ts';
 import type { AppContext } from '../../infra/context.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { sendJsonArray } from '../../infra/http/json-array-stream.ts';
@@ -36,7 +35,7 @@ const ServerIdentity = z.object({
 async function serverOrRefresh(ctx: AppContext, actor: string) {
   const known = await currentServer(ctx.db);
   if (known || !mediaserverClients(ctx).configured) return known;
-  await refreshLibraries(ctx, actor);
+  await ctx.commands.library.refreshLibraries(actor);
   return currentServer(ctx.db);
 }
 

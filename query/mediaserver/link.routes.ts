@@ -1,10 +1,8 @@
 import { z } from 'zod';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../infra/db/database.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { LinkView } from '../../shared/mediaserver.ts';
 import type { MediaserverLinksTable } from '../../projectors/mediaserver/links.table.ts';
-import { usernameKey } from '../../shared/usernames.ts';
+import { linkRow } from '../../projectors/mediaserver/links.reads.ts';
 
 const MeResponse = z.object({
   linked: z.boolean(),
@@ -23,10 +21,6 @@ function viewOf(row: MediaserverLinksTable): z.infer<typeof LinkView> | null {
     thumb: row.account_thumb,
     linked_at: row.linked_at.toISOString(),
   };
-}
-
-export async function linkRow(db: Kysely<Database>, username: string): Promise<MediaserverLinksTable | undefined> {
-  return db.selectFrom('mediaserver_links').selectAll().where('username_key', '=', usernameKey(username)).executeTakeFirst();
 }
 
 export const linkQueryRoutes = [

@@ -1,22 +1,14 @@
 import { z } from 'zod';
-import type { AppContext } from '../../infra/context.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { mediaserverMedia } from '../../infra/upstreams/mediaserver/media.ts';
-import { NotFound } from '../../shared/errors.ts';
 import { AlbumTrackDetails, AlbumTrackMaps, albumTrackDetails, albumTrackMaps } from './album-tracks.ts';
-import { detailsOf, freshestLiveItem, type ItemRow, TrackDetails } from './playback.queries.ts';
+import { detailsOf, freshestLiveItem, playableItem, TrackDetails } from '../../projectors/mediaserver/playback.reads.ts';
+import { NotFound } from '../../shared/errors.ts';
 import { markProxied, proxyStream, sendImage } from './stream.ts';
 
 const TrackParams = z.object({ canonical_id: z.string().min(1).max(64) });
 const AlbumParams = z.object({ canonical_album_id: z.string().min(1).max(64) });
 const Bytes = z.unknown().meta({ description: 'The bytes, with the upstream content type' });
-
-/** The track's freshest live file on the server; 404 when the track has none. */
-export async function playableItem(ctx: AppContext, canonicalId: string): Promise<ItemRow> {
-  const item = await freshestLiveItem(ctx.db, 'track', canonicalId);
-  if (!item) throw new NotFound('The track has no live file on the media server');
-  return item;
-}
 
 export const playQueryRoutes = [
   defineRoute({
@@ -31,7 +23,7 @@ export const playQueryRoutes = [
     errors: { 404: 'No live mediaserver file for the track', 502: 'The server failed, redirected elsewhere or sent nothing for 30 s', 503: 'The media server is not configured' },
     handler: async ({ ctx, params, req, res }) => {
       const media = mediaserverMedia(ctx);
-      const item = await playableItem(ctx, params.canonical_id);
+      const item = await playableItem(ctx.db, params.canonical_id);
       if (!item.part_key) throw new NotFound('The track has no file part on the media server');
       await proxyStream(req, res, (signal) => media.part(item.part_key!, { range: req.get('range'), signal }), ctx.config.MEDIASERVER_STREAM_IDLE_MS);
     },
@@ -48,7 +40,7 @@ export const playQueryRoutes = [
     errors: { 404: 'No live mediaserver file for the track', 502: 'The server failed, redirected elsewhere or sent nothing for 30 s', 503: 'The media server is not configured' },
     handler: async ({ ctx, params, req, res, user }) => {
       const media = mediaserverMedia(ctx);
-      const item = await playableItem(ctx, params.canonical_id);
+      const item = await playableItem(ctx.db, params.canonical_id);
       const session = `${user.username}-${item.rating_key}`;
       await proxyStream(req, res, (signal) => media.transcodeMp3(item.rating_key, { signal, session }), ctx.config.MEDIASERVER_STREAM_IDLE_MS);
     },
@@ -62,7 +54,7 @@ export const playQueryRoutes = [
     params: TrackParams,
     response: TrackDetails,
     errors: { 404: 'No live mediaserver link for the track' },
-    handler: async ({ ctx, params }) => detailsOf(await playableItem(ctx, params.canonical_id)),
+    handler: async ({ ctx, params }) => detailsOf(await playableItem(ctx.db, params.canonical_id)),
   }),
   defineRoute({
     method: 'get',

@@ -4,7 +4,7 @@ import type { Database } from '../../infra/db/database.ts';
 import type { MediaserverPlaylistsTable } from '../../projectors/mediaserver/playlists.table.ts';
 import { mediaserverExternalId } from '../../shared/canonical/external-ids.ts';
 import { NotFound } from '../../shared/errors.ts';
-import { chainEnds } from '../me/merge-aliases.ts';
+import { chainEnds } from '../../projectors/canonical/merge-aliases.reads.ts';
 
 export const PlaylistRow = z.object({
   playlist_id: z.string(),

@@ -1,14 +1,12 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { mediaserverMedia } from '../../infra/upstreams/mediaserver/media.ts';
-import { parsePlaylistId } from '../../shared/mediaserver-playlists.ts';
+import { PlaylistParams, parsePlaylistId } from '../../shared/mediaserver-playlists.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 import { listPlaylists, ownPlaylist, PlaylistDetail, playlistDetail, PlaylistRow } from './playlists.queries.ts';
 import { markProxied, sendImage } from './stream.ts';
 import { userToken } from './user-token.ts';
-
-export const PlaylistParams = z.object({ playlist_id: z.string().min(3).max(200).meta({ description: 'Compound `<server_id>::<rating_key>`' }) });
 
 export const playlistQueryRoutes = [
   defineRoute({

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../infra/context.ts';
 import { PreconditionFailed } from '../../shared/errors.ts';
-import { linkRow } from './link.routes.ts';
+import { linkRow } from '../../projectors/mediaserver/links.reads.ts';
 
 /** The caller's own media server token, through the link read model; 412 when they have not linked. */
 export async function userToken(ctx: AppContext, username: string): Promise<string> {

@@ -4,7 +4,6 @@ import { WINDOW_DAYS, optionalQueryInt } from '../../infra/http/params.ts';
 import { windowStart } from '../../shared/scrobbles/calendar.ts';
 import { heatmap, invalidCount, latestScrobbles, newArtistCount, playsPerDay, scrobbleSpan, streaks, totalsOf } from './dashboard.queries.ts';
 import { type Db, EntityOut, type Owner, ScrobbleOut, nowUts, ownerOf, topEntities, windowFrom } from './listening.queries.ts';
-import { discoverRoutes } from './discover.routes.ts';
 
 const TOP = 10;
 const LATEST = 10;
@@ -65,7 +64,6 @@ export const dashboardRoutes = [
       return { state: 'ready' as const, window_days: windowDays, ...(await readySections(ctx.db, owner, totals, windowDays)) };
     },
   }),
-  ...discoverRoutes,
 ];
 
 async function readySections(db: Db, owner: Owner, totals: NonNullable<Awaited<ReturnType<typeof totalsOf>>>, windowDays: number | null) {

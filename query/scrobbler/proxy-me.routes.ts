@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { linkedScrobblerUsername } from '../../command/scrobbler/scrobbler-link.ts';
+import { linkedScrobblerUsername } from '../../projectors/auth/users.reads.ts';
 import type { Route } from '../../infra/http/define-route.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { UNIX_SECONDS, pathInt } from '../../infra/http/params.ts';
@@ -44,7 +44,7 @@ function meRoute(spec: MeSpec): Route {
     errors: PROXY_ERRORS,
     handler: async ({ ctx, user, params, query }) => {
       const input = { params: (params ?? {}) as Values, query: (query ?? {}) as Values };
-      const linked = await linkedScrobblerUsername(ctx, user.username);
+      const linked = await linkedScrobblerUsername(ctx.db, user.username);
       if (!linked) return spec.empty(input);
       const own = spec.upstream ?? ((i: typeof input) => ({ ...i.params, ...i.query }));
       return readFor(ctx, { ...spec, upstream: (i) => ({ ...own(i), user: linked }), scope: () => linked }, input);

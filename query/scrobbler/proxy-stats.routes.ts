@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { linkedScrobblerUsername } from '../../command/scrobbler/scrobbler-link.ts';
+import { linkedScrobblerUsername } from '../../projectors/auth/users.reads.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { TTL } from '../../infra/upstreams/scrobbler/proxy-cache.ts';
 import { liveRead } from '../../infra/upstreams/scrobbler/live-read.ts';
@@ -32,7 +32,7 @@ function statsRoute(kind: StatsKind) {
     handler: async ({ ctx, user, params }) => {
       const p = params as Record<string, string>;
       const asked = { artist: p.artist!, ...(second ? { name: p[second]! } : {}) };
-      const linked = await linkedScrobblerUsername(ctx, user.username);
+      const linked = await linkedScrobblerUsername(ctx.db, user.username);
       if (!linked) return emptyUserStats(kind, asked);
       const upstream = { artist: asked.artist, ...(second ? { [second]: asked.name! } : {}), username: linked, autocorrect: '0' };
       const answer = await liveRead(ctx, { method: `${kind}.getInfo`, params: upstream, ttlMs: TTL.user, scope: linked });

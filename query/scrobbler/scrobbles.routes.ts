@@ -1,11 +1,12 @@
 import { z } from 'zod';
-import { BULK_IMPORT_TASK } from '../../command/scrobbler/import-scrobbles.task.ts';
-import { linkedScrobblerUsername, userSince } from '../../command/scrobbler/scrobbler-link.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { pageQuery } from '../../infra/http/params.ts';
+import { BULK_IMPORT_TASK } from '../../shared/scrobbles/tasks.ts';
 import { TaskRecord } from '../../shared/tasks.ts';
 import { usernameKey } from '../../shared/usernames.ts';
-import { ScrobbleRecord, latestTaskStartedBy, recentScrobbles, tasksStartedBy } from './scrobbles.queries.ts';
+import { ScrobbleRecord, recentScrobbles } from '../../projectors/scrobbler/scrobbles.reads.ts';
+import { latestTaskStartedBy, tasksStartedBy } from '../../projectors/tasks/task-history.reads.ts';
+import { accountSinceOrEarliest, linkedScrobblerUsername } from '../../projectors/auth/users.reads.ts';
 
 const Page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), total: z.number().int(), page: z.number().int(), limit: z.number().int() });
 
@@ -20,7 +21,7 @@ export const scrobblesQueryRoutes = [
     query: z.object(pageQuery(50)),
     response: Page(ScrobbleRecord),
     handler: async ({ ctx, user, query }) => {
-      const linked = await linkedScrobblerUsername(ctx, user.username);
+      const linked = await linkedScrobblerUsername(ctx.db, user.username);
       if (!linked) return { items: [], total: 0, page: query.page, limit: query.limit };
       return recentScrobbles(ctx.db, usernameKey(user.username), linked, query.page, query.limit);
     },
@@ -32,7 +33,7 @@ export const scrobblesQueryRoutes = [
     summary: 'The caller’s running full-history import, or null',
     access: 'user',
     response: TaskRecord.nullable(),
-    handler: async ({ ctx, user }) => latestTaskStartedBy(ctx.db, BULK_IMPORT_TASK, user.username, await userSince(ctx, user.username), 'running'),
+    handler: async ({ ctx, user }) => latestTaskStartedBy(ctx.db, BULK_IMPORT_TASK, user.username, await accountSinceOrEarliest(ctx.db, user.username), 'running'),
   }),
   defineRoute({
     method: 'get',
@@ -42,6 +43,6 @@ export const scrobblesQueryRoutes = [
     access: 'user',
     query: z.object(pageQuery(50)),
     response: Page(TaskRecord),
-    handler: async ({ ctx, user, query }) => tasksStartedBy(ctx.db, BULK_IMPORT_TASK, user.username, await userSince(ctx, user.username), query.page, query.limit),
+    handler: async ({ ctx, user, query }) => tasksStartedBy(ctx.db, BULK_IMPORT_TASK, user.username, await accountSinceOrEarliest(ctx.db, user.username), query.page, query.limit),
   }),
 ];

@@ -3,7 +3,7 @@ import { defineRoute } from '../../infra/http/define-route.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { pageQuery } from '../../infra/http/params.ts';
 import { TASK_STATUS_FILTERS, TaskRecord } from '../../shared/tasks.ts';
-import { findRunningTask, findTask, listTasks } from './task-history.queries.ts';
+import { findRunningTask, findTask, listTasks } from '../../projectors/tasks/task-history.reads.ts';
 
 const TaskId = z.object({ task_id: z.string().min(1).max(64) });
 

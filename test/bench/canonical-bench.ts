@@ -29,7 +29,7 @@ const singleSample = Math.max(50, Math.min(1000, Math.round(total / 20)));
 const PASSWORD = 'bench-admin-password';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'ml-bench-canonical-'));
-const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD, PASSWORD_SCRYPT_N: '1024', LOG_LEVEL: 'silent', UPSTREAM_PACING: 'off' });
+const config = loadConfig({ DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ADMIN_USERNAME: 'admin', ADMIN_PASSWORD: PASSWORD, PASSWORD_SCRYPT_N: '1024', NODE_ENV: 'test', LOG_LEVEL: 'silent', UPSTREAM_PACING: 'off' });
 const service = await createService(config);
 const hello = await helloWorld();
 const probes: HttpProbe[] = [];

@@ -50,7 +50,7 @@ interface Stats {
 const fake = await startScrobblerFake();
 const dataDir = mkdtempSync(join(os.tmpdir(), 'ml-bench-dashboard-'));
 const service = await createService(
-  loadConfig({ ...fake.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ADMIN_PASSWORD: 'bench-admin-password', PASSWORD_SCRYPT_N: '1024', LOG_LEVEL: 'silent', UPSTREAM_PACING: 'off' }),
+  loadConfig({ ...fake.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ADMIN_PASSWORD: 'bench-admin-password', PASSWORD_SCRYPT_N: '1024', NODE_ENV: 'test', LOG_LEVEL: 'silent', UPSTREAM_PACING: 'off' }),
 );
 try {
   const { url } = await service.start();

@@ -54,6 +54,7 @@ export async function benchLatency(sizes: LatencySizes, note: (msg: string) => v
     ADMIN_USERNAME: 'admin',
     ADMIN_PASSWORD,
     PASSWORD_SCRYPT_N: '1024',
+    NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     UPSTREAM_PACING: 'off',
   });

@@ -1,4 +1,4 @@
-import type { Observation } from '../../command/canonical/reconciler.ts';
+import type { Observation } from '../../command/canonical/observation.ts';
 
 const GENRES = ['rock', 'jazz', 'electronic', 'ambient', 'hip hop', 'folk', 'classical', 'soul'];
 

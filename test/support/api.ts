@@ -76,7 +76,7 @@ export interface TestApp {
 export async function startTestApp(
   env: Record<string, string> = {},
   database?: DatabaseHandle,
-  options: { keepDatabase?: boolean; service?: Pick<ServiceOptions, 'extraProjectors' | 'runner'> } = {},
+  options: { keepDatabase?: boolean; service?: Pick<ServiceOptions, 'extraProjectors' | 'runner' | 'httpTimeouts'> } = {},
 ): Promise<TestApp> {
   const db = database ?? (await freshDatabase());
   const dataDir = mkdtempSync(join(tmpdir(), 'music-library-test-'));
@@ -87,6 +87,7 @@ export async function startTestApp(
     UPSTREAM_PACING: 'off',
     ADMIN_PASSWORD: 'admin-password-for-tests',
     PASSWORD_SCRYPT_N: '1024',
+    NODE_ENV: 'test',
     ...env,
   });
   const service = await createService(config, { ...options.service, database: db, validateResponses: true });

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { PGlite } from '@electric-sql/pglite';
-import { Kysely } from 'kysely';
+import { Kysely, sql } from 'kysely';
 import pg from 'pg';
-import { type DatabaseHandle, openPGlite, openPostgres } from '../../infra/db/create-db.ts';
+import { type DatabaseHandle, type PoolOptions, openPGlite, openPostgres } from '../../infra/db/create-db.ts';
 import { PGliteDialect } from '../../infra/db/pglite-dialect.ts';
 import type { Database } from '../../infra/db/database.ts';
 import { migrate, migrationNames } from '../../infra/db/migrations/index.ts';
@@ -18,12 +18,13 @@ export const engineUnderTest = process.env.DATABASE_URL ? 'postgres' : 'pglite';
 let pgliteTemplate: Promise<Blob> | undefined;
 let postgresTemplate: Promise<string> | undefined;
 
-export async function freshDatabase(): Promise<DatabaseHandle> {
+/** `pool` shapes the PostgreSQL pool (PGlite has one connection and no pool). */
+export async function freshDatabase(pool: PoolOptions = {}): Promise<DatabaseHandle> {
   if (process.env.DATABASE_URL) {
     const template = await (postgresTemplate ??= createPostgresTemplate(process.env.DATABASE_URL));
     const name = `ml_test_${randomBytes(6).toString('hex')}`;
     await adminQuery(process.env.DATABASE_URL, `create database ${name} template ${template}`);
-    const handle = await openPostgres(withDatabase(process.env.DATABASE_URL, name));
+    const handle = await openPostgres(withDatabase(process.env.DATABASE_URL, name), pool);
     return {
       ...handle,
       async close() {
@@ -42,6 +43,8 @@ export async function freshDatabase(): Promise<DatabaseHandle> {
     async close() {
       if (closed) return;
       closed = true;
+      // Taken down by a test (takeDown): this instance cannot serve another file.
+      if (pglite.closed) return;
       // Not db.destroy(): that would close the instance the next file takes.
       await resetToTemplate(pglite);
       idlePGlites.push(pglite);
@@ -78,7 +81,7 @@ async function createPostgresTemplate(url: string): Promise<string> {
   const name = `ml_template_${createHash('sha256').update(migrationNames.join(',')).digest('hex').slice(0, 10)}_${process.pid}`;
   await adminQuery(url, `drop database if exists ${name} with (force)`);
   await adminQuery(url, `create database ${name}`);
-  const handle = await openPostgres(withDatabase(url, name), 1);
+  const handle = await openPostgres(withDatabase(url, name), { max: 1 });
   await migrate(handle.db);
   await handle.close();
   return name;
@@ -98,6 +101,19 @@ async function adminQuery(url: string, sql: string): Promise<void> {
   } finally {
     await client.end();
   }
+}
+
+/**
+ * The database goes away under a running service: PostgreSQL drops it (ending every connection);
+ * the embedded PGlite instance is closed.
+ */
+export async function takeDown(handle: DatabaseHandle): Promise<void> {
+  if (handle.pglite) {
+    await handle.pglite.close();
+    return;
+  }
+  const { rows } = await sql<{ name: string }>`select current_database() as name`.execute(handle.db);
+  await adminQuery(process.env.DATABASE_URL!, `drop database ${rows[0]!.name} with (force)`);
 }
 
 /** Drops this run's template (mocha root hook). */

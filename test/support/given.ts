@@ -1,5 +1,5 @@
 import { accounts } from '../../command/auth/accounts.ts';
-import type { Role } from '../../infra/http/auth.ts';
+import type { Role } from '../../shared/users.ts';
 import type { ApiClient, TestApp } from './api.ts';
 
 export const ADMIN = { username: 'admin', password: 'admin-password-for-tests' };

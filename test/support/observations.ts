@@ -1,4 +1,4 @@
-import type { Observation } from '../../command/canonical/reconciler.ts';
+import type { Observation } from '../../command/canonical/observation.ts';
 
 type Source = Observation['source'];
 type Facts = Partial<Observation['facts']>;

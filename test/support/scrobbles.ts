@@ -44,12 +44,12 @@ export async function givenScrobblerLink(app: TestApp, username: string, scrobbl
     [{ type: 'ScrobblerLinked', data: { username, scrobbler_username: scrobblerUsername, credential_id: `test-${username}`, at } }],
     'any',
   );
-  await app.ctx.settle(result.position);
+  await app.ctx.readModels.catchUp(result.position);
 }
 
 export async function givenScrobblerUnlinked(app: TestApp, username: string): Promise<void> {
   const result = await app.ctx.store.append(userStream(usernameKey(username)), [{ type: 'ScrobblerUnlinked', data: { username, at: new Date().toISOString() } }], 'any');
-  await app.ctx.settle(result.position);
+  await app.ctx.readModels.catchUp(result.position);
 }
 
 /** One ScrobblesImported page per 200 plays, as the importer writes them; returns the scrobbles. */
@@ -62,14 +62,14 @@ export async function givenScrobbles(app: TestApp, username: string, plays: Play
     events.push({ type: 'ScrobblesImported', data });
   }
   const result = await app.ctx.store.append(scrobblesStream(usernameKey(username)), events, 'any');
-  await app.ctx.settle(result.position);
+  await app.ctx.readModels.catchUp(result.position);
   return scrobbles;
 }
 
 export async function givenScrobblesDeleted(app: TestApp, username: string, scrobbleIds: string[]): Promise<void> {
   const data = { username, scrobble_ids: scrobbleIds, reason: 'admin_delete' as const, deleted_by: 'admin', at: new Date().toISOString() };
   const result = await app.ctx.store.append(scrobblesStream(usernameKey(username)), [{ type: 'ScrobblesDeleted', data }], 'any');
-  await app.ctx.settle(result.position);
+  await app.ctx.readModels.catchUp(result.position);
 }
 
 export async function givenCanonicalLink(
@@ -88,5 +88,5 @@ export async function givenCanonicalLink(
     at: new Date().toISOString(),
   };
   const result = await app.ctx.store.append(scrobblesStream(usernameKey(username)), [{ type: 'ScrobbleCanonicalLinked', data }], 'any');
-  await app.ctx.settle(result.position);
+  await app.ctx.readModels.catchUp(result.position);
 }

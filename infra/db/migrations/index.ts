@@ -15,6 +15,7 @@ import * as mediaserverPlaylists from './0013-mediaserver-playlists.ts';
 import * as projectionHealth from './0014-projection-health.ts';
 import * as callbackStates from './0015-callback-states.ts';
 import * as libraryListOrder from './0015-library-list-order.ts';
+import * as credentialSealing from './0018-credential-sealing.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0014-projection-health': projectionHealth,
   '0015-callback-states': callbackStates,
   '0015-library-list-order': libraryListOrder,
+  '0018-credential-sealing': credentialSealing,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -1,16 +1,8 @@
-import type { ColumnType, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ZodType } from 'zod';
 import type { Database } from '../../db/database.ts';
 import type { CatalogClient } from './client.ts';
 import { CatalogAlbumWithTracks, CatalogArtist, CatalogTrack } from './schemas.ts';
-
-/** One fetched catalog payload per (kind, id), with the time it was fetched. */
-export interface CatalogCacheTable {
-  kind: string;
-  catalog_id: string;
-  payload: ColumnType<unknown, string, string>;
-  fetched_at: Date;
-}
 
 /** Catalog entities change rarely; a day keeps resolves cheap and previews reasonably fresh. */
 export const CATALOG_CACHE_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,16 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { ColumnType, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from '../../db/database.ts';
-
-/** One live scrobbler answer per (method, parameters), with the time it was fetched. */
-export interface ScrobblerCacheTable {
-  cache_key: string;
-  method: string;
-  /** The lowercased scrobbler username an answer is about, so a write can drop that user's answers; '' when public. */
-  scope: string;
-  payload: ColumnType<unknown, string, string>;
-  fetched_at: Date;
-}
 
 /** How long answers stay fresh, by how fast they change upstream. */
 export const TTL = {

@@ -85,4 +85,10 @@ describe('auth: without a trusted proxy, X-Forwarded-For is ignored', () => {
     for (let i = 0; i < 6; i++) statuses.push((await app.client().post('/auth/login', { username, password: `guess-${i}` }, from(`192.0.2.${i + 1}`))).status);
     expect(statuses).to.deep.equal([401, 401, 401, 401, 401, 429]);
   });
+
+  it('nor the registration throttle', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await app.client().post('/auth/register', { username: `claimant${i}`, password: 'claimant-pw' }, from(`192.0.2.${i + 1}`))).status);
+    expect(statuses).to.deep.equal([...Array(10).fill(200), 429]);
+  });
 });

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { type Observation, reconcile } from '../../../command/canonical/reconciler.ts';
+import type { Observation } from '../../../command/canonical/observation.ts';
+import { reconcile } from '../../../command/canonical/reconciler.ts';
 import type { ApiClient, TestApp } from '../../support/api.ts';
 import { startTestApp } from '../../support/api.ts';
 import { signedInAdmin, signedInAs } from '../../support/given.ts';
@@ -18,10 +19,12 @@ describe('the canonical layer', () => {
   let app: TestApp;
   let admin: ApiClient;
   let viewer: ApiClient;
+  let curator: ApiClient;
   before(async () => {
     app = await startTestApp();
     admin = await signedInAdmin(app);
     viewer = (await signedInAs(app, 'viewer')).client;
+    curator = (await signedInAs(app, 'staff')).client;
   });
   after(() => app.close());
 
@@ -100,21 +103,31 @@ describe('the canonical layer', () => {
     expect(res.body[0]).to.include.keys('sources', 'preview_url', 'catalog_id');
   });
 
-  describe('linking and unlinking refs by hand', () => {
-    it('links a free ref, refuses one owned elsewhere with a 409 naming the owner, and unlinks', async () => {
+  describe('linking and unlinking refs by hand (staff, the household\'s curators)', () => {
+    it('a viewer can neither link nor unlink: 403, and the entity keeps its refs', async () => {
+      const a = await reconcile(app.ctx, artist('mediaserver', 'mediaserver::srv::72', 'Múm'));
+      const linked = await viewer.post(`/artists/${a}/refs`, { source: 'metabase', external_id: 'mb-mum' });
+      expect(linked.status).to.equal(403);
+      expect(linked.body.detail).to.equal('Staff or admin role required');
+      expect((await viewer.delete(`/artists/${a}/refs/mediaserver/mediaserver::srv::72`)).status).to.equal(403);
+      const refs = (await viewer.get(`/artists/${a}`)).body.refs;
+      expect(refs).to.deep.equal([{ source: 'mediaserver', external_id: 'mediaserver::srv::72' }]);
+    });
+
+    it('a staff member links a free ref, refuses one owned elsewhere with a 409 naming the owner, and unlinks', async () => {
       const a = await reconcile(app.ctx, artist('mediaserver', 'mediaserver::srv::70', 'Björk'));
       const b = await reconcile(app.ctx, artist('mediaserver', 'mediaserver::srv::71', 'Sigur Rós'));
-      const linked = await viewer.post(`/artists/${a}/refs`, { source: 'metabase', external_id: 'mb-bjork' });
+      const linked = await curator.post(`/artists/${a}/refs`, { source: 'metabase', external_id: 'mb-bjork' });
       expect(linked.status).to.equal(200);
       expect(linked.body.refs).to.deep.include({ source: 'metabase', external_id: 'mb-bjork' });
-      const taken = await viewer.post(`/artists/${b}/refs`, { source: 'metabase', external_id: 'mb-bjork' });
+      const taken = await curator.post(`/artists/${b}/refs`, { source: 'metabase', external_id: 'mb-bjork' });
       expect(taken.status).to.equal(409);
       expect(taken.body.detail).to.include(a);
-      const unlinked = await viewer.delete(`/artists/${a}/refs/metabase/mb-bjork`);
+      const unlinked = await curator.delete(`/artists/${a}/refs/metabase/mb-bjork`);
       expect(unlinked.status).to.equal(200);
       expect(unlinked.body.refs).to.not.deep.include({ source: 'metabase', external_id: 'mb-bjork' });
-      expect((await viewer.post(`/artists/${b}/refs`, { source: 'metabase', external_id: 'mb-bjork' })).status).to.equal(200);
-      expect((await viewer.delete(`/artists/${a}/refs/metabase/never-linked`)).status).to.equal(404);
+      expect((await curator.post(`/artists/${b}/refs`, { source: 'metabase', external_id: 'mb-bjork' })).status).to.equal(200);
+      expect((await curator.delete(`/artists/${a}/refs/metabase/never-linked`)).status).to.equal(404);
     });
   });
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { sql } from 'kysely';
-import { registerBackfill, registerRekeyer } from '../../../command/canonical/migrate-rekeyers.ts';
+import { registerRekeyer } from '../../../command/canonical/migrate-rekeyers.ts';
 import { reconcile } from '../../../command/canonical/reconciler.ts';
 import { type ApiClient, type TestApp, startTestApp } from '../../support/api.ts';
 import { signedInAdmin, signedInAs } from '../../support/given.ts';
@@ -9,13 +9,12 @@ import { pollTask } from '../tasks/test-tasks.ts';
 
 /**
  * Tables of user data that only this test has: one with a kind column and a unique key (like
- * favorites), one with two fixed-kind columns (like stamped scrobbles), and a source cache.
+ * favorites), and one with two fixed-kind columns (like stamped scrobbles).
  */
 async function createTestTables(app: TestApp) {
   for (const statement of [
     `create table test_favorites (username text not null, kind text not null, canonical_id text not null, primary key (username, kind, canonical_id))`,
     `create table test_plays (id integer primary key, track_id text, album_id text)`,
-    `create table test_source_cache (external_id text primary key, name text not null, mbid text)`,
   ]) await sql.raw(statement).execute(app.ctx.db);
 }
 
@@ -32,13 +31,6 @@ describe('POST /admin/canonical/migrate', () => {
     undo.push(
       registerRekeyer({ table: 'test_favorites', columns: [{ column: 'canonical_id', kind: { column: 'kind' } }], unique: [['username', 'kind', 'canonical_id']], unresolvable: 'delete' }),
       registerRekeyer({ table: 'test_plays', columns: [{ column: 'track_id', kind: 'track' }, { column: 'album_id', kind: 'album' }], unresolvable: 'null' }),
-      registerBackfill({
-        name: 'test_source_cache',
-        async *observations(db) {
-          const rows = await sql<{ external_id: string; name: string; mbid: string | null }>`select * from test_source_cache order by external_id`.execute(db);
-          yield rows.rows.map((r) => artistSeen('releasedb', r.external_id, r.name, r.mbid ? { mbid: r.mbid } : {}));
-        },
-      }),
     );
     for (const n of ['a', 'b', 'c']) ids[n] = await reconcile(app.ctx, artistSeen('metabase', `mb-${n}`, `Band ${n}`, { mbid: `mb-${n}` }));
     const by = artistSeen('mediaserver', 'mediaserver::srv::1', 'Someone');
@@ -55,7 +47,6 @@ describe('POST /admin/canonical/migrate', () => {
     const favorites = [['u1', 'artist', ids.a], ['u1', 'artist', ids.c], ['u2', 'artist', ids.b], ['u3', 'artist', ids.a], ['u1', 'album', ids.x], ['u1', 'album', ids.y], ['u1', 'artist', 'NO-SUCH-ENTITY']];
     for (const [username, kind, id] of favorites) await sql`insert into test_favorites values (${username}, ${kind}, ${id})`.execute(app.ctx.db);
     for (const [n, track, album] of [[1, ids.t1, ids.x], [2, ids.t2, ids.y], [3, 'NO-SUCH-TRACK', ids.y]]) await sql`insert into test_plays values (${n}, ${track}, ${album})`.execute(app.ctx.db);
-    await sql`insert into test_source_cache values ('rdb-1', 'Someone', null), ('rdb-2', 'A New Band', null)`.execute(app.ctx.db);
   });
   after(async () => {
     undo.forEach((u) => u());
@@ -85,16 +76,6 @@ describe('POST /admin/canonical/migrate', () => {
       { id: 3, track_id: null, album_id: ids.y },
     ]);
     expect(task.summary).to.deep.include({ rows_rekeyed: 4, duplicates_removed: 2, unresolvable_deleted: 1 });
-    expect(task.summary!.backfilled).to.deep.equal({ test_source_cache: 2 });
-  });
-
-  it('then the source cache was reconciled into the canonical layer, and left as it was', async () => {
-    const check = await admin.post('/artists/refs/check', { refs: [{ source: 'releasedb', external_id: 'rdb-1' }, { source: 'releasedb', external_id: 'rdb-2' }] });
-    const [joined, created] = check.body.results.map((r: { canonical_id: string | null }) => r.canonical_id);
-    const someone = (await admin.get('/artists/resolve?mediaserver_server=srv&mediaserver_rating_key=1')).body.id;
-    expect(joined).to.equal(someone);
-    expect(created).to.be.a('string').and.not.equal(someone);
-    expect((await sql`select count(*)::int as n from test_source_cache`.execute(app.ctx.db)).rows).to.deep.equal([{ n: 2 }]);
   });
 
   it('when it runs again, then nothing changes: no row moves, no entity is added', async () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { type Observation, reconcile, reconcileMany } from '../../../command/canonical/reconciler.ts';
+import type { Observation } from '../../../command/canonical/observation.ts';
+import { reconcile, reconcileMany } from '../../../command/canonical/reconciler.ts';
 import { type TestApp, startTestApp } from '../../support/api.ts';
 import { albumSeen, artistSeen, trackSeen } from '../../support/observations.ts';
 import { hashedId } from '../../../shared/ids.ts';

@@ -1,4 +1,5 @@
-import { type Observation, reconcile } from '../../../command/canonical/reconciler.ts';
+import type { Observation } from '../../../command/canonical/observation.ts';
+import { reconcile } from '../../../command/canonical/reconciler.ts';
 import type { TestApp } from '../../support/api.ts';
 
 let counter = 0;

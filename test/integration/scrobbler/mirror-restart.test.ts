@@ -23,7 +23,7 @@ describe('scrobbler mirror across a restart, and rebuilt from the log', () => {
   let fake: ScrobblerFake;
   let database: DatabaseHandle;
   let second: TestApp | undefined;
-  const env = () => ({ ...fake.env, SECRET_KEY: 'mirror-restart-secret-key', JWT_SECRET: 'mirror-restart-jwt-secret' });
+  const env = () => ({ ...fake.env, SECRET_KEY: 'mirror-restart-secret-key-0123456789abcdef', JWT_SECRET: 'mirror-restart-jwt-secret-0123456789abcdef' });
 
   before(async () => {
     fake = await startScrobblerFake();

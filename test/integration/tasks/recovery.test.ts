@@ -17,7 +17,7 @@ describe('tasks across a restart', () => {
   let completed: TaskRecord;
 
   /** A restart keeps its secrets (the real service keeps them in DATA_DIR). */
-  const env = { SECRET_KEY: 'recovery-test-secret-key', JWT_SECRET: 'recovery-test-jwt-secret' };
+  const env = { SECRET_KEY: 'recovery-test-secret-key-0123456789abcdef', JWT_SECRET: 'recovery-test-jwt-secret-0123456789abcdef' };
 
   before(async () => {
     database = await freshDatabase();

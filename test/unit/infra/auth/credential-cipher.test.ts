@@ -37,4 +37,20 @@ describe('credential cipher (AES-256-GCM)', () => {
   it('refuses a truncated secret', () => {
     expect(() => cipher.decrypt(cipher.encrypt('token-123').slice(0, 20))).to.throw();
   });
+
+  describe('bound to a credential id (associated data)', () => {
+    it('opens under the id it was sealed with', () => {
+      expect(cipher.decrypt(cipher.encrypt('token-123', 'cred-a'), 'cred-a')).to.equal('token-123');
+    });
+
+    it('refuses to open under another id, or with no id', () => {
+      const sealed = cipher.encrypt('token-123', 'cred-a');
+      expect(() => cipher.decrypt(sealed, 'cred-b')).to.throw();
+      expect(() => cipher.decrypt(sealed)).to.throw();
+    });
+
+    it('a value sealed without an id (the old format) does not open as if bound to one', () => {
+      expect(() => cipher.decrypt(cipher.encrypt('token-123'), 'cred-a')).to.throw();
+    });
+  });
 });

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { titleMatchKey } from '../../../../query/mediaserver/album-tracks.ts';
-import { parseMediaserverRef } from '../../../../query/mediaserver/playback.queries.ts';
+import { parseMediaserverRef } from '../../../../projectors/mediaserver/playback.reads.ts';
 
 describe('mediaserver album-tracks keys', () => {
   it('given titles with qualifiers, when keyed loosely, then brackets, dash tails and featured artists drop', () => {

@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
-import { CanonicalDoc, docsFor } from '../canonical/canonical.queries.ts';
-import { chainEnds, idsEndingAt } from './merge-aliases.ts';
+import { CanonicalDoc, docsFor } from '../canonical/canonical-docs.reads.ts';
+import { chainEnds, idsEndingAt } from '../canonical/merge-aliases.reads.ts';
 
 /** A favorite as the client renders it: the entity's canonical doc plus when it was added. */
 export const FavoriteRow = CanonicalDoc.extend({ canonical_id: z.string(), added_at: z.string() });

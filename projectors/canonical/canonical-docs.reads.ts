@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
-import type { CanonicalDocsTable } from '../../projectors/canonical/canonical-docs.table.ts';
+import type { CanonicalDocsTable } from './canonical-docs.table.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 
 export const RefRow = z.object({ source: z.string(), external_id: z.string() });

@@ -1,10 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
-import type { AlbumCollectionTable } from '../../projectors/me/album-collection.table.ts';
-import { CanonicalDoc } from '../canonical/canonical.queries.ts';
-import { docsById, groupByChainEnd, newestFirst } from './favorites.queries.ts';
-import { idsEndingAt } from './merge-aliases.ts';
+import type { AlbumCollectionTable } from './album-collection.table.ts';
+import { CanonicalDoc } from '../canonical/canonical-docs.reads.ts';
+import { docsById, groupByChainEnd, newestFirst } from './favorites.reads.ts';
+import { idsEndingAt } from '../canonical/merge-aliases.reads.ts';
 
 export const CollectionStatus = z.enum(['wishlisted', 'owned']);
 export type CollectionStatus = z.infer<typeof CollectionStatus>;

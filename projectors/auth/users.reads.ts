@@ -1,7 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
-import type { UsersTable } from '../../projectors/auth/users.table.ts';
+import type { UsersTable } from './users.table.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 
 /** The user object: never a hash, a credential id or a token. */
@@ -40,4 +40,25 @@ export async function listUsers(db: Kysely<Database>) {
 export async function countUsers(db: Kysely<Database>): Promise<number> {
   const row = await db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * When the live account under this name was registered (ISO); undefined when there is none. A
+ * deleted name can be registered again: what an earlier account recorded under it is not the new
+ * account's to see, change or remove, so the write side filters by this time.
+ */
+export async function accountSince(db: Kysely<Database>, username: string): Promise<string | undefined> {
+  const row = await db.selectFrom('users').select('created_at').where('username_key', '=', usernameKey(username)).where('deleted', '=', false).executeTakeFirst();
+  return row?.created_at.toISOString();
+}
+
+/** `accountSince`, or '' (earlier than any time) when no live account is projected: everything recorded under the name counts. */
+export async function accountSinceOrEarliest(db: Kysely<Database>, username: string): Promise<string> {
+  return (await accountSince(db, username)) ?? '';
+}
+
+/** The linked scrobbler username from the read model: the cheap check of every listening endpoint. */
+export async function linkedScrobblerUsername(db: Kysely<Database>, username: string): Promise<string | null> {
+  const row = await db.selectFrom('users').select('scrobbler_username').where('username_key', '=', usernameKey(username)).executeTakeFirst();
+  return row?.scrobbler_username ?? null;
 }

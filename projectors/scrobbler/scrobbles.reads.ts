@@ -1,10 +1,9 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
-import type { ScrobblesTable } from '../../projectors/scrobbler/scrobbles.table.ts';
+import type { ScrobblesTable } from './scrobbles.table.ts';
 import { Scrobble } from '../../shared/events/scrobbles.events.ts';
 import { offsetOf } from '../../shared/paging.ts';
-import { toTaskRecord } from '../tasks/task-history.queries.ts';
 
 /** A mirrored scrobble as the API shows it: the imported scrobble, its account, time and validity. */
 export const ScrobbleRecord = Scrobble.extend({
@@ -54,26 +53,4 @@ export async function findScrobble(db: Kysely<Database>, scrobbleId: string) {
 
 export async function mirrorOf(db: Kysely<Database>, userKey: string, scrobblerUsername: string) {
   return db.selectFrom('scrobble_mirror').selectAll().where('username_key', '=', userKey).where('scrobbler_username', '=', scrobblerUsername).executeTakeFirst();
-}
-
-/** Runs of a task family started by one account (since `since`, its registration), newest first. */
-function startedBy(db: Kysely<Database>, name: string, username: string, since: string) {
-  const rows = db.selectFrom('task_history').where('name', '=', name).where('started_by', '=', username);
-  return since ? rows.where('started_at', '>=', new Date(since)) : rows;
-}
-
-export async function tasksStartedBy(db: Kysely<Database>, name: string, username: string, since: string, page: number, limit: number) {
-  const mine = startedBy(db, name, username, since);
-  const [rows, total] = await Promise.all([
-    mine.selectAll().orderBy('started_at', 'desc').orderBy('task_id', 'desc').limit(limit).offset(offsetOf(page, limit)).execute(),
-    mine.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: rows.map(toTaskRecord), total: Number(total.n), page, limit };
-}
-
-export async function latestTaskStartedBy(db: Kysely<Database>, name: string, username: string, since: string, status?: string) {
-  let q = startedBy(db, name, username, since).selectAll();
-  if (status) q = q.where('status', '=', status);
-  const row = await q.orderBy('started_at', 'desc').orderBy('task_id', 'desc').executeTakeFirst();
-  return row ? toTaskRecord(row) : null;
 }

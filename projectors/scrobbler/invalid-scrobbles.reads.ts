@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
 import { INVALID_KINDS, type InvalidKind } from '../../shared/scrobbles/invalid.ts';
 import { offsetOf } from '../../shared/paging.ts';
-import { toScrobbleRecord } from '../scrobbler/scrobbles.queries.ts';
+import { toScrobbleRecord } from './scrobbles.reads.ts';
 
 export type KindFilter = InvalidKind | 'all';
 

@@ -1,8 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
-import type { MediaserverItemsTable } from '../../projectors/mediaserver/library.table.ts';
-import { chainEnds } from '../me/merge-aliases.ts';
+import type { MediaserverItemsTable } from './library.table.ts';
+import { NotFound } from '../../shared/errors.ts';
+import { chainEnds } from '../canonical/merge-aliases.reads.ts';
 
 export type ItemRow = Selectable<MediaserverItemsTable>;
 
@@ -63,6 +64,13 @@ export async function freshestLiveItem(db: Kysely<Database>, kind: 'track' | 'al
 }
 
 /** What the client shows of a track's file on the server. */
+/** The track's freshest live file on the server; 404 when the track has none. */
+export async function playableItem(db: Kysely<Database>, canonicalId: string): Promise<ItemRow> {
+  const item = await freshestLiveItem(db, 'track', canonicalId);
+  if (!item) throw new NotFound('The track has no live file on the media server');
+  return item;
+}
+
 export const TrackDetails = z.object({
   server_id: z.string(),
   rating_key: z.string(),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Kind } from '../../shared/events/canonical.events.ts';
+import type { Kind } from '../events/canonical.events.ts';
 
 const PLURALS: Record<string, Kind> = { artists: 'artist', albums: 'album', tracks: 'track' };
 

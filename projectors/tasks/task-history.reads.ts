@@ -1,6 +1,6 @@
 import { type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
-import type { TaskHistoryTable } from '../../projectors/tasks/task-history.table.ts';
+import type { TaskHistoryTable } from './task-history.table.ts';
 import { offsetOf } from '../../shared/paging.ts';
 
 export interface TaskFilters {
@@ -58,5 +58,27 @@ export async function findRunningTask(db: Kysely<Database>, namePrefix: string |
   let q = db.selectFrom('task_history').selectAll().where('status', '=', 'running');
   if (namePrefix) q = q.where(sql<boolean>`starts_with(name, ${namePrefix})`);
   const row = await q.orderBy('started_at', 'desc').limit(1).executeTakeFirst();
+  return row ? toTaskRecord(row) : null;
+}
+
+/** Runs of a task family started by one account (since `since`, its registration), newest first. */
+function startedBy(db: Kysely<Database>, name: string, username: string, since: string) {
+  const rows = db.selectFrom('task_history').where('name', '=', name).where('started_by', '=', username);
+  return since ? rows.where('started_at', '>=', new Date(since)) : rows;
+}
+
+export async function tasksStartedBy(db: Kysely<Database>, name: string, username: string, since: string, page: number, limit: number) {
+  const mine = startedBy(db, name, username, since);
+  const [rows, total] = await Promise.all([
+    mine.selectAll().orderBy('started_at', 'desc').orderBy('task_id', 'desc').limit(limit).offset(offsetOf(page, limit)).execute(),
+    mine.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toTaskRecord), total: Number(total.n), page, limit };
+}
+
+export async function latestTaskStartedBy(db: Kysely<Database>, name: string, username: string, since: string, status?: string) {
+  let q = startedBy(db, name, username, since).selectAll();
+  if (status) q = q.where('status', '=', status);
+  const row = await q.orderBy('started_at', 'desc').orderBy('task_id', 'desc').executeTakeFirst();
   return row ? toTaskRecord(row) : null;
 }

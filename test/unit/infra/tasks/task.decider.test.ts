@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import * as decider from '../../../../command/tasks/task.decider.ts';
-import type { TaskCommand } from '../../../../command/tasks/task.decider.ts';
+import * as decider from '../../../../infra/tasks/task.decider.ts';
+import type { TaskCommand } from '../../../../infra/tasks/task.decider.ts';
 import type { TaskEvent } from '../../../../shared/events/tasks.events.ts';
 import { Conflict, NotFound } from '../../../../shared/errors.ts';
 

@@ -1,11 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
-import type { SessionUser } from '../../infra/http/auth.ts';
-import type { CommentsTable } from '../../projectors/me/comments.table.ts';
+import type { SessionUser } from '../../shared/users.ts';
+import type { CommentsTable } from './comments.table.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { usernameKey } from '../../shared/usernames.ts';
-import { chainEnds, idsEndingAt } from './merge-aliases.ts';
+import { chainEnds, idsEndingAt } from '../canonical/merge-aliases.reads.ts';
 
 export const CommentRow = z.object({
   id: z.string(),

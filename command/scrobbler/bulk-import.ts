@@ -5,7 +5,7 @@ import { latestTaskStartedBy } from '../../projectors/tasks/task-history.reads.t
 import { PreconditionFailed } from '../../shared/errors.ts';
 import { BULK_IMPORT_TASK } from '../../shared/scrobbles/tasks.ts';
 import { usernameKey } from '../../shared/usernames.ts';
-import type { BulkImportParams, ImportCursor } from './import-scrobbles.task.ts';
+import { type BulkImportParams, type ImportCursor, storedCursor } from './import-scrobbles.task.ts';
 import { currentLink } from './scrobbler-link.ts';
 
 /** Starts per user run one at a time in a process, so a double click starts one import, not two. */
@@ -22,8 +22,7 @@ function oneStartAtATime<T>(userKey: string, work: () => Promise<T>): Promise<T>
 async function resumeCursor(db: Parameters<typeof latestTaskStartedBy>[0], username: string, since: string): Promise<ImportCursor | undefined> {
   const last = await latestTaskStartedBy(db, BULK_IMPORT_TASK, username, since);
   if (!last || (last.status !== 'cancelled' && last.status !== 'failed')) return undefined;
-  const cursor = (last.summary?.cursor ?? last.progress?.cursor) as ImportCursor | undefined;
-  return cursor && Number.isInteger(cursor.page) && Number.isInteger(cursor.to) ? cursor : undefined;
+  return storedCursor(last.summary?.cursor ?? last.progress?.cursor);
 }
 
 /**
@@ -42,6 +41,6 @@ export function startBulkImport(ctx: AppContext, username: string) {
     const { task_id } = await ctx.tasks.start(BULK_IMPORT_TASK, { ...params }, username);
     // The next start in line looks for a running import in the task history: it must see this one.
     await ctx.readModels.catchUp();
-    return { task_id, name: BULK_IMPORT_TASK, status: 'running' as const, resumed_from_page: resume?.page ?? null };
+    return { task_id, name: BULK_IMPORT_TASK, status: 'running' as const, resumed_from_page: resume ? resume.pages + 1 : null };
   });
 }

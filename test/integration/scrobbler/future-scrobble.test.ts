@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { type ApiClient, type TestApp, startTestApp } from '../../support/api.ts';
 import { signedInAdmin, signedInAs } from '../../support/given.ts';
-import { linkThroughBrowser } from '../../support/scrobbler.ts';
+import { linkThroughBrowser, pollUntil } from '../../support/scrobbler.ts';
 import { type ScrobblerFake, listHistory, startScrobblerFake } from '../../fakes/scrobbler/server.ts';
 
 /** 2065-01-24: a scrobbler returns such dates for clients with a broken clock; past 2^31 - 1. */
@@ -67,5 +67,27 @@ describe('a scrobble dated 2065 in the mirror', () => {
     const stolen = app.client();
     stolen.setCookie('media_session', cookie);
     expect((await stolen.get('/auth/me')).status).to.equal(401);
+  });
+
+  it('is mirrored by the bulk import too, so the next refresh counts only what is new', async () => {
+    const past = (i: number) => ({ uts: now - 3600 - i * 180, artist: 'Low', track: `Song ${i}` });
+    const dated = [
+      { uts: BROKEN_CLOCK_UTS, artist: 'Low', track: 'Tomorrow Never Came' },
+      { uts: now + 3 * 86_400, artist: 'Low', track: 'Next Week' },
+      ...Array.from({ length: 250 }, (_, i) => past(i)),
+    ];
+    fake.state.addUser('skewed_clock', listHistory(dated));
+    const { client } = await signedInAs(app, 'viewer');
+    await linkThroughBrowser(client, fake, 'skewed_clock');
+    const start = await client.post('/scrobbler/me/scrobbles/bulk-import');
+    const done = await pollUntil(() => client.get(`/me/tasks/${start.body.task_id}`), (r) => r.body.status !== 'running');
+    expect(done.body).to.deep.include({ status: 'completed' });
+    expect(done.body.summary.imported).to.equal(252);
+    expect((await client.get('/scrobbler/me/recent-tracks')).body.total).to.equal(250);
+
+    const fresh = [1, 2, 3].map((i) => ({ uts: now - 600 + i * 60, artist: 'Low', track: `New ${i}` }));
+    fake.state.addUser('skewed_clock', listHistory([...dated.slice(0, 2), ...fresh.reverse(), ...dated.slice(2)]));
+    const refresh = await client.post('/scrobbler/me/refresh-mirror');
+    expect(refresh.body.inserted).to.equal(3);
   });
 });

@@ -42,7 +42,8 @@ describe('scrobbler journey: link â†’ bulk import (cancel, resume, rate limit) â
   let fake: ScrobblerFake;
   let app: TestApp;
   let client: ApiClient;
-  const recentTracksPages = () => fake.requests.filter((r) => r.query.method === 'user.getRecentTracks').map((r) => Number(r.query.page));
+  const recentTracksWindows = () => fake.requests.filter((r) => r.query.method === 'user.getRecentTracks').map((r) => r.query.to);
+  let stoppedAt: { to: number | null; pages: number };
 
   before(async () => {
     fake = await startScrobblerFake();
@@ -66,7 +67,8 @@ describe('scrobbler journey: link â†’ bulk import (cancel, resume, rate limit) â
     expect(cancel.body).to.deep.equal({ task_id: start.body.task_id, was_running: true });
     const cancelled = await finished(client, start.body.task_id);
     expect(cancelled.status).to.equal('cancelled');
-    expect(cancelled.summary.cursor.page).to.be.within(2, 9);
+    expect(cancelled.summary.cursor.pages).to.be.within(2, 9);
+    stoppedAt = cancelled.summary.cursor;
     expect((await client.get('/scrobbler/me/recent-tracks')).body.total).to.be.below(COUNT);
   });
 
@@ -79,7 +81,8 @@ describe('scrobbler journey: link â†’ bulk import (cancel, resume, rate limit) â
     const task = await finished(client, resumed.body.task_id);
     expect(task.status).to.equal('completed');
     expect(fake.state.errors.every((e) => e.times === 0), 'the rate limit was met').to.equal(true);
-    expect(recentTracksPages()[0]).to.equal(resumed.body.resumed_from_page);
+    expect(resumed.body.resumed_from_page).to.equal(stoppedAt.pages + 1);
+    expect(Number(recentTracksWindows()[0])).to.equal(stoppedAt.to);
     expect((await client.get('/scrobbler/me/recent-tracks')).body.total).to.equal(COUNT);
     const { rows } = await sql<{ n: number; distinct_n: number }>`select count(*)::int as n, count(distinct scrobble_id)::int as distinct_n from scrobbles`.execute(app.ctx.db);
     expect(rows[0]).to.deep.equal({ n: COUNT, distinct_n: COUNT });

@@ -60,8 +60,11 @@ describe('scrobbler mirror: bulk import, refresh, recent tracks', () => {
     const task = await finished(client, start.body.task_id);
     expect(task.status).to.equal('completed');
     expect(task.summary).to.include({ imported: 450, total_pages: 3 });
-    expect(requestsFor('alice_fm').map((r) => r.query.page)).to.deep.equal(['1', '2', '3']);
-    expect(requestsFor('alice_fm').every((r) => r.query.limit === '200')).to.equal(true);
+    const walk = requestsFor('alice_fm');
+    expect(walk.map((r) => r.query.page)).to.deep.equal(['1', '1', '1']);
+    expect(walk.every((r) => r.query.limit === '200')).to.equal(true);
+    expect(walk[0]!.query.to, 'the first page has no upper bound').to.equal(undefined);
+    expect(walk.slice(1).map((r) => Number(r.query.to)), 'each window ends just past the oldest scrobble read').to.deep.equal([NEWEST - 199 * 180 + 1, NEWEST - 398 * 180 + 1]);
 
     fake.requests.length = 0;
     const recent = await client.get('/scrobbler/me/recent-tracks?limit=5');
@@ -132,7 +135,7 @@ describe('scrobbler mirror: bulk import, refresh, recent tracks', () => {
     expect(cancel.body).to.deep.equal({ task_id: start.body.task_id, was_running: true });
     const cancelled = await finished(client, start.body.task_id);
     expect(cancelled.status).to.equal('cancelled');
-    const stoppedAt = cancelled.summary.cursor.page as number;
+    const stoppedAt = cancelled.summary.cursor.pages + 1;
     expect(stoppedAt).to.be.within(2, 9);
     expect((await client.get('/scrobbler/me/scrobbles/bulk-import/current')).body).to.equal(null);
 
@@ -141,10 +144,9 @@ describe('scrobbler mirror: bulk import, refresh, recent tracks', () => {
     const resumed = await client.post('/scrobbler/me/scrobbles/bulk-import');
     expect(resumed.body.resumed_from_page).to.equal(stoppedAt);
     expect((await finished(client, resumed.body.task_id)).status).to.equal('completed');
-    const pages = requestsFor('dave_fm').map((r) => Number(r.query.page));
-    expect(pages[0]).to.equal(stoppedAt);
-    expect(pages.at(-1)).to.equal(10);
-    expect(new Set(requestsFor('dave_fm').map((r) => r.query.to)).size, 'the same upper bound as the first run').to.equal(1);
+    const walk = requestsFor('dave_fm');
+    expect(Number(walk[0]!.query.to), 'the window where the first run stopped').to.equal(cancelled.summary.cursor.to);
+    expect(walk.length, 'no page read again: 2000 scrobbles are 11 windows with their one-scrobble overlaps').to.equal(11 - (stoppedAt - 1));
     expect((await client.get('/scrobbler/me/recent-tracks')).body.total).to.equal(2000);
   });
 
@@ -165,7 +167,7 @@ describe('scrobbler mirror: bulk import, refresh, recent tracks', () => {
     const failed = await finished(client, start.body.task_id);
     expect(failed.status).to.equal('failed');
     expect(failed.error).to.include('17');
-    expect(requestsFor('fred_fm').map((r) => r.query.page), 'no retry of a refusal').to.deep.equal(['1', '2']);
+    expect(requestsFor('fred_fm').length, 'no retry of a refusal').to.equal(2);
     const again = await client.post('/scrobbler/me/scrobbles/bulk-import');
     expect(again.body.resumed_from_page).to.equal(2);
     expect((await finished(client, again.body.task_id)).status).to.equal('completed');

@@ -111,8 +111,8 @@ export async function benchLatency(sizes: LatencySizes, note: (msg: string) => v
       seeded: sizes.seed,
       seedMs,
       settleMs,
-      idle: stats(idle),
-      rebuild: stats(during),
+      idle: latencyStats(idle),
+      rebuild: latencyStats(during),
       rebuildSeconds: window.seconds,
       rebuildEvents: window.events,
       rebuildWallMs,
@@ -129,7 +129,7 @@ export function rebuildRate(result: LatencyResult): number {
   return rate(result.rebuildEvents, result.rebuildSeconds * 1000);
 }
 
-function stats(samples: Sample[]): LatencyStats {
+export function latencyStats(samples: Sample[]): LatencyStats {
   const ok = samples.filter((s) => s.status === 200).map((s) => s.ms);
   return {
     count: ok.length,

@@ -6,12 +6,14 @@
  * BENCH_EVENTS scales the run (default 50000: the events seeded for the latency part; the store
  * part appends 2/5 of it in batches, twice). BENCH_DATABASE_URL points at PostgreSQL (default
  * postgres://postgres@127.0.0.1:5432/test); a throwaway database is created there and dropped.
- * BENCH_PARTS picks the parts to run (default `store,latency`).
+ * BENCH_PARTS picks the parts to run (default `store,latency,import`); `import` measures the same GET
+ * while a bulk import of BENCH_IMPORT_SCROBBLES (default 20000) scrobbles runs.
  */
 import os from 'node:os';
 import { setLogLevel } from '../../infra/logger.ts';
 import { type BenchDatabase, DEFAULT_POSTGRES_URL, pgliteDatabase, postgresDatabase, probePostgres } from './databases.ts';
 import { benchLatency, rebuildRate } from './latency-bench.ts';
+import { benchImportLatency } from './import-latency-bench.ts';
 import { envInt, fmtMs, fmtRate, fmtRatio, table } from './report.ts';
 import { type Measure, type StoreBenchSizes, benchStore } from './store-bench.ts';
 
@@ -51,7 +53,7 @@ async function onEngine(open: () => Promise<BenchDatabase>): Promise<void> {
   }
 }
 
-const parts = new Set((process.env.BENCH_PARTS ?? 'store,latency').split(',').map((p) => p.trim()));
+const parts = new Set((process.env.BENCH_PARTS ?? 'store,latency,import').split(',').map((p) => p.trim()));
 if (parts.has('store')) await benchStores();
 
 async function benchStores(): Promise<void> {
@@ -67,6 +69,8 @@ async function benchStores(): Promise<void> {
 }
 
 const latency = parts.has('latency') ? (note('service latency: start'), await benchLatency(latencySizes, note)) : undefined;
+const importSizes = { scrobbles: envInt('BENCH_IMPORT_SCROBBLES', 20_000), idleRequests: 2000 };
+const importing = parts.has('import') ? (note('latency during an import: start'), await benchImportLatency(importSizes, note)) : undefined;
 
 // ---- report ----
 for (const engine of engines) {
@@ -111,6 +115,25 @@ if (engines.length > 1) {
 }
 
 if (latency) reportLatency(latency);
+if (importing) reportImportLatency(importing);
+
+function reportImportLatency(result: Awaited<ReturnType<typeof benchImportLatency>>): void {
+  console.log(`\n## GET /auth/me on the embedded default while a bulk import of ${result.scrobbles} scrobbles runs\n`);
+  console.log(
+    table(
+      ['phase', 'requests', 'p50 ms', 'p99 ms', 'max ms', 'errors'],
+      [
+        ['idle', result.idle] as const,
+        ['while the bulk import runs', result.importing] as const,
+      ].map(([phase, s]) => [phase, String(s.count), fmtMs(s.p50), fmtMs(s.p99), fmtMs(s.max), String(s.errors)]),
+    ),
+  );
+  console.log(
+    `\np99(import) / p99(idle) = ${fmtRatio(result.importing.p99 / result.idle.p99)}  (target: within 2x)` +
+      `\np50(import) / p50(idle) = ${fmtRatio(result.importing.p50 / result.idle.p50)}` +
+      `\nimport: ${result.scrobbles} scrobbles in ${result.importSeconds.toFixed(1)} s = ${fmtRate(result.scrobbles / result.importSeconds)} scrobbles/s`,
+  );
+}
 
 function reportLatency(latency: Awaited<ReturnType<typeof benchLatency>>): void {
   console.log(`\n## GET /auth/me on the embedded default (PGlite in DATA_DIR), ${latency.seeded} task events in the log\n`);

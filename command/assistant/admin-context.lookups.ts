@@ -27,8 +27,8 @@ export async function libraryCounts(db: Kysely<Database>): Promise<Record<string
 
 /**
  * What the model needs to talk about one entity and say where each fact came from: its doc, its
- * refs, and the latest events of its history and of every id merged into it. Event metadata (who
- * ran a command) stays out: it names users.
+ * refs, and the latest events of its history and of every id merged into it. Who did what stays
+ * out (event metadata, the curator of a manual link): the prompt names no user.
  */
 export async function entityContext(ctx: AppContext, ref: string): Promise<{ ref: string; text: string }> {
   const { kind, id } = parseEntityRef(ref);
@@ -40,7 +40,7 @@ export async function entityContext(ctx: AppContext, ref: string): Promise<{ ref
     .filter((e) => ENTITY_EVENT_TYPES.has(e.type))
     .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime())
     .slice(-MAX_HISTORY_EVENTS)
-    .map((e) => clip(JSON.stringify({ type: e.type, ...(e.data as Record<string, unknown>) }), MAX_EVENT_CHARS));
+    .map((e) => clip(JSON.stringify({ type: e.type, ...withoutPeople(e.data as Record<string, unknown>) }), MAX_EVENT_CHARS));
   const { refs, cover_url: _cover, picture: _picture, preview_url: _preview, ...facts } = doc;
   const text = [
     `The question is about ${kind} ${doc.id}${doc.id === id ? '' : ` (asked as ${id}, merged into it)`}.`,
@@ -50,6 +50,12 @@ export async function entityContext(ctx: AppContext, ref: string): Promise<{ ref
     ...history,
   ].join('\n');
   return { ref: `${kind}:${doc.id}`, text };
+}
+
+/** A manual link's evidence names the curator who made it: the model is told it was manual, not by whom. */
+function withoutPeople(data: Record<string, unknown>): Record<string, unknown> {
+  const evidence = data.evidence as { rule?: string } | undefined;
+  return evidence?.rule === 'manual' ? { ...data, evidence: { rule: 'manual' } } : data;
 }
 
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);

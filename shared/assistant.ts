@@ -29,3 +29,6 @@ export function parseEntityRef(ref: string): { kind: 'artist' | 'album' | 'track
   const colon = ref.indexOf(':');
   return { kind: ref.slice(0, colon) as 'artist' | 'album' | 'track', id: ref.slice(colon + 1) };
 }
+
+/** Prompts are bounded: a text longer than `max` is cut, and says so with an ellipsis. */
+export const clip = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);

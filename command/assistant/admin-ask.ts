@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
 import { askModel, modelConfigured } from '../../infra/upstreams/llm/ask-model.ts';
 import type { ChatMessage } from '../../infra/upstreams/llm/chat-completions.ts';
-import type { FailedAnswer } from '../../shared/assistant.ts';
+import { type FailedAnswer, clip } from '../../shared/assistant.ts';
 import type { SessionUser } from '../../shared/users.ts';
 import { entityContext, libraryCounts } from './admin-context.lookups.ts';
 import type { Turn } from './conversation.decider.ts';
@@ -59,10 +59,8 @@ async function messages(ctx: AppContext, question: string, earlier: Turn[], enti
   const context = [`Live entities in the library (total and playable on the mediaserver): ${JSON.stringify(await libraryCounts(ctx.db))}`];
   if (entity) context.push(entity);
   const history = earlier.slice(-MAX_HISTORY_TURNS).flatMap((t): ChatMessage[] => [
-    { role: 'user', content: clip(t.question) },
-    { role: 'assistant', content: JSON.stringify({ answer: clip(t.answer) }) },
+    { role: 'user', content: clip(t.question, MAX_TURN_CHARS) },
+    { role: 'assistant', content: JSON.stringify({ answer: clip(t.answer, MAX_TURN_CHARS) }) },
   ]);
   return [{ role: 'system', content: SYSTEM }, { role: 'system', content: context.join('\n') }, ...history, { role: 'user', content: question }];
 }
-
-const clip = (text: string) => (text.length <= MAX_TURN_CHARS ? text : `${text.slice(0, MAX_TURN_CHARS - 1)}…`);

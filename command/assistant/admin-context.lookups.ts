@@ -3,7 +3,7 @@ import type { AppContext } from '../../infra/context.ts';
 import type { Database } from '../../infra/db/database.ts';
 import { findDoc } from '../../projectors/canonical/canonical-docs.reads.ts';
 import { idsEndingAt } from '../../projectors/canonical/merge-aliases.reads.ts';
-import { parseEntityRef } from '../../shared/assistant.ts';
+import { clip, parseEntityRef } from '../../shared/assistant.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { canonicalEventSchemas } from '../../shared/events/canonical.events.ts';
 import { entityStream } from '../../shared/streams.ts';
@@ -57,5 +57,3 @@ function withoutPeople(data: Record<string, unknown>): Record<string, unknown> {
   const evidence = data.evidence as { rule?: string } | undefined;
   return evidence?.rule === 'manual' ? { ...data, evidence: { rule: 'manual' } } : data;
 }
-
-const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
-import { askModel } from '../../infra/upstreams/llm/ask-model.ts';
+import { askModel, modelConfigured } from '../../infra/upstreams/llm/ask-model.ts';
 import type { ChatMessage } from '../../infra/upstreams/llm/chat-completions.ts';
 import type { FailedAnswer } from '../../shared/assistant.ts';
 import { LIBRARY_FILTERS, LIBRARY_KINDS, LIBRARY_SORTS, LibraryFilter, LibraryGenre, LibraryKind, LibrarySearch, LibrarySort } from '../../shared/library.ts';
@@ -29,6 +29,7 @@ export type LibraryAskQuery = z.infer<typeof LibraryAskQuery>;
 export type LibraryAskAnswer = { state: 'ok'; query: LibraryAskQuery } | { state: 'not_configured' } | FailedAnswer;
 
 export async function libraryAsk(ctx: AppContext, question: string): Promise<LibraryAskAnswer> {
+  if (!modelConfigured(ctx.config)) return { state: 'not_configured' };
   const genres = await albumGenres(ctx.db, GENRES_IN_PROMPT);
   const outcome = await askModel(ctx.config, prompt(question, genres.map((g) => g.genre)), LibraryAskQuery, 'library_ask');
   return outcome.state === 'ok' ? { state: 'ok', query: outcome.value } : outcome;

@@ -6,7 +6,7 @@ import { bodyInt } from '../../infra/http/params.ts';
 import { askModel, modelConfigured } from '../../infra/upstreams/llm/ask-model.ts';
 import type { ChatMessage } from '../../infra/upstreams/llm/chat-completions.ts';
 import { LIST_COLUMNS, toDoc } from '../../projectors/canonical/canonical-docs.reads.ts';
-import type { FailedAnswer } from '../../shared/assistant.ts';
+import { type FailedAnswer, clip } from '../../shared/assistant.ts';
 import { LibraryGenre } from '../../shared/library.ts';
 import { LibraryRow, hasGenre } from '../library/library.queries.ts';
 
@@ -92,12 +92,10 @@ function prompt(body: GenerateBody, candidates: Candidate[]): ChatMessage[] {
 }
 
 function line(c: Candidate): string {
-  const album = [c.album_title && clip(c.album_title), c.year].filter(Boolean).join(', ');
+  const album = [c.album_title && clip(c.album_title, MAX_NAME_CHARS), c.year].filter(Boolean).join(', ');
   const terms = [...new Set([...c.genres, ...c.tags])].slice(0, 8).join(', ');
-  return `${clip(c.artist_name ?? 'unknown artist')} — ${clip(c.name ?? 'untitled')}${album ? ` (${album})` : ''}${terms ? ` [${terms}]` : ''}`;
+  return `${clip(c.artist_name ?? 'unknown artist', MAX_NAME_CHARS)} — ${clip(c.name ?? 'untitled', MAX_NAME_CHARS)}${album ? ` (${album})` : ''}${terms ? ` [${terms}]` : ''}`;
 }
-
-const clip = (text: string) => (text.length <= MAX_NAME_CHARS ? text : `${text.slice(0, MAX_NAME_CHARS - 1)}…`);
 
 /** The chosen tracks as library rows, in the chosen order. */
 async function rowsOf(db: Kysely<Database>, ids: string[]): Promise<LibraryRow[]> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
-import { askModel } from '../../infra/upstreams/llm/ask-model.ts';
+import { askModel, modelConfigured } from '../../infra/upstreams/llm/ask-model.ts';
+import type { FailedAnswer } from '../../shared/assistant.ts';
 import type { ChatMessage } from '../../infra/upstreams/llm/chat-completions.ts';
 import { entityByFoldedName, playableTerm, playableTerms } from './library-vocabulary.queries.ts';
 
@@ -19,7 +20,7 @@ export const Seed = z.object({
 });
 export type Seed = z.infer<typeof Seed>;
 
-export type SeedAnswer = { state: 'ok'; seed: Seed } | { state: 'not_configured' } | { state: 'failed'; reason: 'timeout' | 'upstream_error' | 'invalid_json' | 'invalid_answer' | 'no_match'; detail: string };
+export type SeedAnswer = { state: 'ok'; seed: Seed } | { state: 'not_configured' } | FailedAnswer;
 
 /**
  * A radio seed from what the user typed: the model names a kind and a name, and the library
@@ -27,6 +28,7 @@ export type SeedAnswer = { state: 'ok'; seed: Seed } | { state: 'not_configured'
  * playable library (a genre the library only knows as a mood, or the reverse, is taken as that).
  */
 export async function seedFromText(ctx: AppContext, text: string): Promise<SeedAnswer> {
+  if (!modelConfigured(ctx.config)) return { state: 'not_configured' };
   const [moods, genres] = await Promise.all([playableTerms(ctx.db, 'tags', TERMS_IN_PROMPT), playableTerms(ctx.db, 'genres', TERMS_IN_PROMPT)]);
   const outcome = await askModel(ctx.config, prompt(text, moods.map((m) => m.name), genres.map((g) => g.name)), ModelSeed, 'seed_from_text');
   if (outcome.state !== 'ok') return outcome;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { assistantAnswer } from '../../shared/assistant.ts';
 import { LibraryRow } from '../library/library.queries.ts';
-import { LibraryAskQuery, libraryAsk } from './library-ask.ts';
+import { LibraryQuery, libraryAsk } from './library-ask.ts';
 import { GenerateBody, MAX_CANDIDATES, generatePlaylist } from './playlist-generate.ts';
 
 export const libraryAskRoutes = [
@@ -15,7 +15,7 @@ export const libraryAskRoutes = [
       'Always 200. `ok` carries a `query` (`kind`, `sort`, `filter`, `genre`, `q`) checked against the same vocabulary as `GET /library/{kind}`, ready to run as is; `not_configured` when no model key is set; `failed` with its `reason` when the model gave nothing usable.',
     access: 'user',
     query: z.object({ q: z.string().trim().min(1, 'say what to look for').max(500) }),
-    response: assistantAnswer(z.object({ state: z.literal('ok'), query: LibraryAskQuery })),
+    response: assistantAnswer(z.object({ state: z.literal('ok'), query: LibraryQuery })),
     handler: ({ ctx, query }) => libraryAsk(ctx, query.q),
   }),
   defineRoute({

@@ -13,25 +13,31 @@ const GENRES_IN_PROMPT = 100;
 const optionalText = <T extends z.ZodType<string>>(schema: T) =>
   z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? null : typeof v === 'string' ? v.trim() : v), schema.nullish().transform((v) => v ?? null));
 
+/** A sort or filter the model left out (or null) is the library routes' default. */
+const orDefault = <T extends string>(schema: z.ZodType<T>, fallback: T) => z.preprocess((v) => v ?? undefined, schema.default(fallback as never));
+
 /**
  * What the model answers, checked against the library routes' own vocabulary: a query the client
  * runs as is on `GET /library/{kind}`.
  */
-export const LibraryAskQuery = z.object({
+const ModelQuery = z.object({
   kind: LibraryKind,
-  sort: LibrarySort.default('recent'),
-  filter: LibraryFilter.default('all'),
+  sort: orDefault(LibrarySort, 'recent'),
+  filter: orDefault(LibraryFilter, 'all'),
   genre: optionalText(LibraryGenre).transform((g) => g?.toLowerCase() ?? null),
   q: optionalText(LibrarySearch),
 });
-export type LibraryAskQuery = z.infer<typeof LibraryAskQuery>;
 
-export type LibraryAskAnswer = { state: 'ok'; query: LibraryAskQuery } | { state: 'not_configured' } | FailedAnswer;
+/** The query as the answer carries it: every value one `GET /library/{kind}` takes. */
+export const LibraryQuery = z.object({ kind: LibraryKind, sort: LibrarySort, filter: LibraryFilter, genre: LibraryGenre.nullable(), q: LibrarySearch.nullable() });
+export type LibraryQuery = z.infer<typeof LibraryQuery>;
+
+export type LibraryAskAnswer = { state: 'ok'; query: LibraryQuery } | { state: 'not_configured' } | FailedAnswer;
 
 export async function libraryAsk(ctx: AppContext, question: string): Promise<LibraryAskAnswer> {
   if (!modelConfigured(ctx.config)) return { state: 'not_configured' };
   const genres = await albumGenres(ctx.db, GENRES_IN_PROMPT);
-  const outcome = await askModel(ctx.config, prompt(question, genres.map((g) => g.genre)), LibraryAskQuery, 'library_ask');
+  const outcome = await askModel(ctx.config, prompt(question, genres.map((g) => g.genre)), ModelQuery, 'library_ask');
   return outcome.state === 'ok' ? { state: 'ok', query: outcome.value } : outcome;
 }
 

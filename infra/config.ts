@@ -88,6 +88,8 @@ const schema = z.object({
     .optional(),
   NODE_ENV: optional,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** How long an assistant route waits for the model before answering `failed` (the client's own patience is 15 s). */
+  LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
 }).superRefine((config, context) => {
   if (config.PASSWORD_SCRYPT_N !== undefined && config.PASSWORD_SCRYPT_N < DEFAULT_SCRYPT_N && config.NODE_ENV !== 'test') {
     context.addIssue({

@@ -44,6 +44,11 @@ import { playlistQueryRoutes } from '../query/mediaserver/playlists.routes.ts';
 import { playlistCommandRoutes } from '../command/mediaserver/playlists.routes.ts';
 import { favoritesPlaylistRoutes } from '../command/mediaserver/favorites-playlist.routes.ts';
 import { operationsRoutes } from '../query/operations/operations.routes.ts';
+import { askCommandRoutes } from '../command/assistant/ask.routes.ts';
+import { playlistCreateRoutes } from '../command/assistant/playlist.routes.ts';
+import { conversationQueryRoutes } from '../query/assistant/conversations.routes.ts';
+import { libraryAskRoutes } from '../query/assistant/library-ask.routes.ts';
+import { seedFromTextRoutes } from '../query/assistant/seed-from-text.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -94,4 +99,9 @@ export const routes: Route[] = [
   ...playlistCommandRoutes,
   ...playlistQueryRoutes,
   ...favoritesPlaylistRoutes,
+  ...askCommandRoutes,
+  ...conversationQueryRoutes,
+  ...libraryAskRoutes,
+  ...playlistCreateRoutes,
+  ...seedFromTextRoutes,
 ];

@@ -94,3 +94,6 @@ export class ServiceUnavailable extends DomainError {
     this.retryAfter(retryAfterSeconds);
   }
 }
+
+/** The upstream did not answer in time: a fault like any other, told apart for callers that report why. */
+export class UpstreamTimeout extends UpstreamError {}

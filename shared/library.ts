@@ -23,3 +23,8 @@ export type LibrarySort = z.infer<typeof LibrarySort>;
 export const LIBRARY_FILTERS = ['all', 'playable', 'not_playable', 'multi_source', 'single_source'] as const;
 export const LibraryFilter = z.enum(LIBRARY_FILTERS);
 export type LibraryFilter = z.infer<typeof LibraryFilter>;
+
+/** `genre`: an album genre (matched case-insensitively). */
+export const LibraryGenre = z.string().max(200);
+/** `q`: a substring of the folded name. */
+export const LibrarySearch = z.string().max(200);

@@ -22,6 +22,8 @@ export const mediaserverSectionStream = (serverId: string, sectionId: string) =>
 /** A user's playlists on the media server, as last fetched with their token. */
 export const mediaserverPlaylistsStream = (userKey: string) => `mediaserverplaylists-${userKey}`;
 export const scrobblesStream = (userKey: string) => `scrobbles-${userKey}`;
+/** One admin assistant conversation, written by the admin who asked. */
+export const assistantConversationStream = (conversationId: string) => `assistantconversation-${conversationId}`;
 
 export function categoryOf(streamId: string): string {
   const dash = streamId.indexOf('-');

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import got, { RequestError } from 'got';
 import type { ZodType } from 'zod';
-import { UpstreamError, UpstreamNotFound } from '../../shared/errors.ts';
+import { UpstreamError, UpstreamNotFound, UpstreamTimeout } from '../../shared/errors.ts';
 import { log } from '../logger.ts';
 import type { Pacer } from './pacer.ts';
 import { isSameOrigin, MAX_REDIRECTS, REDIRECT_STATUSES, redirectTarget, refusedRedirect } from './redirects.ts';
@@ -130,8 +130,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   function settle(outcome: Outcome, label: string, allow: readonly number[]): UpstreamResponse {
     if ('error' in outcome) {
       const { code } = outcome.error;
-      const why = code === 'ETIMEDOUT' ? `timed out after ${timeoutMs} ms` : `failed (${code})`;
-      throw new UpstreamError(service, `${label} ${why}`);
+      if (code === 'ETIMEDOUT') throw new UpstreamTimeout(service, `${label} timed out after ${timeoutMs} ms`);
+      throw new UpstreamError(service, `${label} failed (${code})`);
     }
     const { status, headers } = outcome.response;
     if ((status >= 200 && status < 300) || allow.includes(status)) return outcome.response;

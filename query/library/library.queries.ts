@@ -82,7 +82,7 @@ function narrow(docs: Docs, kind: Kind, query: LibraryQuery): Docs {
 }
 
 /** Genres live on albums (lowercased by the doc composer): a track or an artist has one through its albums. */
-function hasGenre(kind: Kind, genre: string) {
+export function hasGenre(kind: Kind, genre: string) {
   const wanted = JSON.stringify([genre]);
   if (kind === 'album') return sql<boolean>`canonical_docs.genres @> ${wanted}::jsonb`;
   if (kind === 'track') {

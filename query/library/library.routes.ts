@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { PAGE, queryInt } from '../../infra/http/params.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
-import { LibraryFilter, type LibraryKind, LibrarySort } from '../../shared/library.ts';
+import { LibraryFilter, LibraryGenre, type LibraryKind, LibrarySearch, LibrarySort } from '../../shared/library.ts';
 import { LibraryPage, albumGenres, libraryPage } from './library.queries.ts';
 
 const SINGULAR: Record<LibraryKind, Kind> = { artists: 'artist', albums: 'album', tracks: 'track' };
@@ -10,8 +10,8 @@ const SINGULAR: Record<LibraryKind, Kind> = { artists: 'artist', albums: 'album'
 const ListQuery = z.object({
   sort: LibrarySort.default('recent'),
   filter: LibraryFilter.optional(),
-  genre: z.string().max(200).optional(),
-  q: z.string().max(200).optional().describe('Substring of the folded name'),
+  genre: LibraryGenre.optional(),
+  q: LibrarySearch.optional().describe('Substring of the folded name'),
   page: queryInt(1, PAGE),
   page_size: queryInt(50, { min: 1, max: 500 }),
 });

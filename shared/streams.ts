@@ -22,6 +22,8 @@ export const mediaserverSectionStream = (serverId: string, sectionId: string) =>
 /** A user's playlists on the media server, as last fetched with their token. */
 export const mediaserverPlaylistsStream = (userKey: string) => `mediaserverplaylists-${userKey}`;
 export const scrobblesStream = (userKey: string) => `scrobbles-${userKey}`;
+/** Admin clears of the enrichment error rows (the rows themselves follow the entities' streams). */
+export const enrichmentErrorsStream = () => 'enrichmenterrors-all';
 
 export function categoryOf(streamId: string): string {
   const dash = streamId.indexOf('-');

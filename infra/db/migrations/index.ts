@@ -16,6 +16,8 @@ import * as projectionHealth from './0014-projection-health.ts';
 import * as callbackStates from './0015-callback-states.ts';
 import * as libraryListOrder from './0015-library-list-order.ts';
 import * as credentialSealing from './0018-credential-sealing.ts';
+import * as enrichedDocs from './0040-enriched-docs.ts';
+import * as enrichmentErrors from './0041-enrichment-errors.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +38,8 @@ const migrations: Record<string, Migration> = {
   '0015-callback-states': callbackStates,
   '0015-library-list-order': libraryListOrder,
   '0018-credential-sealing': credentialSealing,
+  '0040-enriched-docs': enrichedDocs,
+  '0041-enrichment-errors': enrichmentErrors,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -17,6 +17,7 @@ import type { AlbumCollectionTable } from '../../projectors/me/album-collection.
 import type { CommentsTable } from '../../projectors/me/comments.table.ts';
 import type * as Dashboard from '../../projectors/scrobbler/dashboard.table.ts';
 import type { EnrichmentErrorsTable } from '../../projectors/enrichment/enrichment-errors.table.ts';
+import type { MetabaseCacheTable } from '../upstreams/metabase/cache.table.ts';
 
 /**
  * Every table of the database, for kysely's typing. This is the one place of infra/ that sees the
@@ -58,4 +59,5 @@ export interface Database {
   mediaserver_playlist_items: MediaserverPlaylistItemsTable;
   reactor_checkpoints: ReactorCheckpointsTable;
   enrichment_errors: EnrichmentErrorsTable;
+  metabase_cache: MetabaseCacheTable;
 }

@@ -18,6 +18,7 @@ import * as libraryListOrder from './0015-library-list-order.ts';
 import * as credentialSealing from './0018-credential-sealing.ts';
 import * as enrichedDocs from './0040-enriched-docs.ts';
 import * as enrichmentErrors from './0041-enrichment-errors.ts';
+import * as metabaseCache from './0042-metabase-cache.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0018-credential-sealing': credentialSealing,
   '0040-enriched-docs': enrichedDocs,
   '0041-enrichment-errors': enrichmentErrors,
+  '0042-metabase-cache': metabaseCache,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -30,6 +30,7 @@ const MATRIX: { route: RegExp; allowed: Caller[] }[] = [
   { route: /^GET \/library\//, allowed: SIGNED_IN },
   { route: /^\w+ \/scrobbler\//, allowed: SIGNED_IN },
   { route: /^\w+ \/mediaserver\//, allowed: SIGNED_IN },
+  { route: /^\w+ \/metabase\//, allowed: SIGNED_IN },
 ];
 
 /** What a 403 says, by the least role allowed; the OpenAPI document must say the same. */

@@ -4,6 +4,8 @@ import type { Json, MetabaseFakeState } from './state.ts';
 const MBID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const HELP = 'For usage, please see: https://musicbrainz.org/development/mmd';
 const RATE_LIMITED = 'Your requests are exceeding the allowable rate limit. Please see https://wiki.musicbrainz.org/MusicBrainz_API/Rate_Limiting for more information.';
+/** One request a second, less the jitter of arrival on a loaded machine (requests leave a second apart). */
+const RATE_TOLERANCE_MS = 700;
 const ENTITIES = ['artist', 'release-group', 'release', 'recording', 'label', 'work', 'area'];
 /** Search answers name their list in the plural. */
 const PLURAL: Record<string, string> = { artist: 'artists', 'release-group': 'release-groups', release: 'releases', recording: 'recordings', label: 'labels', work: 'works' };
@@ -11,9 +13,10 @@ const PLURAL: Record<string, string> = { artist: 'artists', 'release-group': 're
 /** The web service 2 as the recorded answers show it, under `/ws/2`, JSON only (`fmt=json`). */
 export function metabaseRoutes(state: MetabaseFakeState) {
   return (app: Express) => {
+    app.use('/ws/2', (_req, _res, next) => void setTimeout(next, state.delayMs));
     app.use('/ws/2', (req, res, next) => {
       const now = Date.now();
-      const tooFast = state.enforceRate && now - state.lastAt < 1000;
+      const tooFast = state.enforceRate && now - state.lastAt < RATE_TOLERANCE_MS;
       state.lastAt = now;
       if (tooFast) state.tooFast++;
       if (tooFast || state.busy > 0) {

@@ -45,6 +45,8 @@ import { playlistCommandRoutes } from '../command/mediaserver/playlists.routes.t
 import { favoritesPlaylistRoutes } from '../command/mediaserver/favorites-playlist.routes.ts';
 import { operationsRoutes } from '../query/operations/operations.routes.ts';
 import { metabaseProxyRoutes } from '../query/metabase/proxy.routes.ts';
+import { enrichRoutes } from '../command/enrichment/enrich.routes.ts';
+import { enrichmentCoverageRoutes } from '../query/enrichment/coverage.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -96,4 +98,6 @@ export const routes: Route[] = [
   ...playlistQueryRoutes,
   ...favoritesPlaylistRoutes,
   ...metabaseProxyRoutes,
+  ...enrichRoutes,
+  ...enrichmentCoverageRoutes,
 ];

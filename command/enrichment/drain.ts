@@ -13,7 +13,8 @@ const MAX_FAULTS_IN_A_ROW = 10;
 
 export interface DrainParams {
   limit: number;
-  drain: boolean;
+  /** Absent for a drain the interface gives no `drain` parameter: one batch per run. */
+  drain?: boolean;
 }
 
 /**
@@ -24,7 +25,7 @@ export interface DrainParams {
  */
 export interface DrainSpec<Item> {
   ctx: AppContext;
-  task: TaskContext<DrainParams & Record<string, unknown>>;
+  task: TaskContext<DrainParams>;
   /** The task's name: a run continues where the last run of this name (and scope) stopped. */
   name: string;
   /** The params that pick the backlog (`{kind}`): a cursor carries over only between runs of the same scope. */

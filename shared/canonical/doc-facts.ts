@@ -36,9 +36,12 @@ export function withoutRef(facts: RefFacts, key: string): RefFacts {
   return Object.fromEntries(Object.entries(rest).filter(([k]) => refKeyOfEnriched(k) !== key));
 }
 
+/** Within one source, what an enrichment read afresh wins over what its refs reported when observed. */
 export function composeFromFacts(facts: RefFacts): ComposedDoc {
+  const entries = Object.entries(facts);
+  const ordered = [...entries.filter(([key]) => isEnrichedKey(key)), ...entries.filter(([key]) => !isEnrichedKey(key))];
   return composeDoc(
-    Object.entries(facts).map(([key, f]) => ({ source: sourceOfKey(key), facts: f })),
+    ordered.map(([key, f]) => ({ source: sourceOfKey(key), facts: f })),
     Object.keys(facts).filter((key) => !isEnrichedKey(key)).map(sourceOfKey),
   );
 }

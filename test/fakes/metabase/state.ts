@@ -10,13 +10,15 @@ export class MetabaseFakeState {
   /** The next lookups or searches answered 503 (the service's "over the rate" answer). */
   busy = 0;
   busyRetryAfter: string | undefined;
-  /** Answer 503 to a request that comes less than a second after the previous one, as the real service does. */
+  /** Answer 503 to a request that comes well under a second after the previous one, as the real service does. */
   enforceRate = false;
   lastAt = 0;
   /** Requests refused for coming too fast. */
   tooFast = 0;
+  /** Every answer of the web service waits this long (a slow drain a test can cancel midway). */
+  delayMs = 0;
 
-  add(kind: string, payload: Json): Json {
+  add<T extends Json>(kind: string, payload: T): T {
     this.entities.set(`${kind}/${payload.id}`, payload);
     return payload;
   }

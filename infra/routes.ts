@@ -47,6 +47,8 @@ import { operationsRoutes } from '../query/operations/operations.routes.ts';
 import { metabaseProxyRoutes } from '../query/metabase/proxy.routes.ts';
 import { enrichRoutes } from '../command/enrichment/enrich.routes.ts';
 import { enrichmentCoverageRoutes } from '../query/enrichment/coverage.routes.ts';
+import { metabaseAdminCommandRoutes } from '../command/metabase/admin.routes.ts';
+import { metabaseAdminQueryRoutes } from '../query/metabase/admin.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -100,4 +102,6 @@ export const routes: Route[] = [
   ...metabaseProxyRoutes,
   ...enrichRoutes,
   ...enrichmentCoverageRoutes,
+  ...metabaseAdminCommandRoutes,
+  ...metabaseAdminQueryRoutes,
 ];

@@ -10,6 +10,8 @@ import { hydrateMbTask } from '../../command/enrichment/hydrate-mb.task.ts';
 import { promoteScrobblerTask } from '../../command/enrichment/promote-scrobbler.task.ts';
 import { mbRelationsTask } from '../../command/enrichment/mb-relations.task.ts';
 import { mbCreditsTask } from '../../command/enrichment/mb-credits.task.ts';
+import { enrichCatalogAlbumsTask } from '../../command/metabase/enrich-catalog-albums.task.ts';
+import { linkIsrcsTask } from '../../command/metabase/link-isrcs.task.ts';
 import type { AppContext } from '../context.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { TaskDefinition } from './task.ts';
@@ -18,5 +20,5 @@ import type { TaskDefinition } from './task.ts';
 export function taskDefinitions(deps: { projections: ProjectionRunner | undefined; context: () => AppContext }): TaskDefinition<any>[] {
   const { context } = deps;
   return [rebuildTask(deps.projections), migrateTask(context), bulkImportTask(context), syncLibraryTask(context), syncAllTask(context), syncPlaylistsTask(context), syncAllPlaylistsTask(context),
-    hydrateMbTask(context), promoteScrobblerTask(context), mbRelationsTask(context), mbCreditsTask(context)];
+    hydrateMbTask(context), promoteScrobblerTask(context), mbRelationsTask(context), mbCreditsTask(context), enrichCatalogAlbumsTask(context), linkIsrcsTask(context)];
 }

@@ -57,6 +57,7 @@ export async function scrobblerMbids(db: Kysely<Database>, kind: Kind, afterKey:
 export interface CodeItem {
   id: string;
   code: string;
+  name: string | null;
   key: string;
 }
 
@@ -64,7 +65,7 @@ export interface CodeItem {
 export async function unlinkedByCode(db: Kysely<Database>, column: 'isrc' | 'upc', afterKey: string | null, limit: number): Promise<CodeItem[]> {
   const kind = column === 'isrc' ? 'track' : 'album';
   const rows = await sql<CodeItem>`
-    select d.id, d.${sql.raw(column)} as code, d.id as key from canonical_docs d
+    select d.id, d.${sql.raw(column)} as code, d.name, d.id as key from canonical_docs d
     where d.kind = ${kind} and not d.tombstoned and d.${sql.raw(column)} is not null and not ${hasMetabaseRef} and ${after(sql`d.id`, afterKey)}
     order by d.id collate "C" limit ${limit}`.execute(db);
   return rows.rows;

@@ -49,6 +49,7 @@ import { enrichRoutes } from '../command/enrichment/enrich.routes.ts';
 import { enrichmentCoverageRoutes } from '../query/enrichment/coverage.routes.ts';
 import { metabaseAdminCommandRoutes } from '../command/metabase/admin.routes.ts';
 import { metabaseAdminQueryRoutes } from '../query/metabase/admin.routes.ts';
+import { artistPageRoutes } from '../query/canonical/artist-pages.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -104,4 +105,5 @@ export const routes: Route[] = [
   ...enrichmentCoverageRoutes,
   ...metabaseAdminCommandRoutes,
   ...metabaseAdminQueryRoutes,
+  ...artistPageRoutes,
 ];

@@ -2,6 +2,7 @@ import type { AppContext } from '../../infra/context.ts';
 import { log } from '../../infra/logger.ts';
 import { StoppedByCancel, type TaskContext } from '../../infra/tasks/task.ts';
 import { previousRuns } from '../../projectors/tasks/task-history.reads.ts';
+import type { KnownErrorSource } from '../../shared/enrichment/error-sources.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { UpstreamError, messageOf } from '../../shared/errors.ts';
 import { enrichmentCommands } from './enrichment-commands.ts';
@@ -36,7 +37,7 @@ export interface DrainSpec<Item> {
   backlog(after: string | null, n: number): Promise<Item[]>;
   keyOf(item: Item): string;
   /** The error rows the drain files: `<source>:<kind>:<canonical_id>` of each item. */
-  errors: { source: string; entityOf(item: Item): { kind: Kind; id: string } };
+  errors: { source: KnownErrorSource; entityOf(item: Item): { kind: Kind; id: string } };
   /** Works one item and names the outcome (counted in the summary). Throwing files an error row. */
   work(item: Item): Promise<string>;
 }

@@ -2,6 +2,7 @@ import type { AppContext } from '../../infra/context.ts';
 import { handleCommand, toNewEvent } from '../../infra/eventstore/command-handler.ts';
 import type { AppendResult } from '../../infra/eventstore/event-store.ts';
 import type { WithoutMeta } from '../../shared/commands.ts';
+import type { KnownErrorSource } from '../../shared/enrichment/error-sources.ts';
 import type { Facts, Kind, Source } from '../../shared/events/canonical.events.ts';
 import type { EnrichmentEvent, EnrichmentSource } from '../../shared/events/enrichment.events.ts';
 import { messageOf } from '../../shared/errors.ts';
@@ -25,12 +26,12 @@ export function enrichmentCommands(ctx: AppContext, actor: string | null) {
     },
 
     /** Files (or refreshes) the error row `<source>:<kind>:<id>`. */
-    async failed(kind: Kind, id: string, source: string, error: unknown): Promise<void> {
+    async failed(kind: Kind, id: string, source: KnownErrorSource, error: unknown): Promise<void> {
       await unlessGone(onEntity(kind, id, { type: 'RecordFailure', source, error: messageOf(error) }));
     },
 
     /** The drain succeeded on the entity: its error row, if any, goes away. */
-    async succeeded(kind: Kind, id: string, source: string): Promise<void> {
+    async succeeded(kind: Kind, id: string, source: KnownErrorSource): Promise<void> {
       await unlessGone(onEntity(kind, id, { type: 'RecordSuccess', source }));
     },
 

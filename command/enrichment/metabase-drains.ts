@@ -4,6 +4,7 @@ import type { Metabase } from '../../infra/upstreams/metabase/metabase.ts';
 import { type EntityKind, MBID_PATTERN } from '../../infra/upstreams/metabase/musicbrainz.ts';
 import type { MetabaseObject } from '../../infra/upstreams/metabase/schemas.ts';
 import { CACHE_KINDS, type RefItem } from '../../projectors/enrichment/metabase-enrichment.reads.ts';
+import type { KnownErrorSource } from '../../shared/enrichment/error-sources.ts';
 import type { Facts, Kind } from '../../shared/events/canonical.events.ts';
 import { UpstreamNotFound } from '../../shared/errors.ts';
 import { type DrainParams, type DrainSpec, runDrain } from './drain.ts';
@@ -49,7 +50,7 @@ export async function lookupRef(mb: Metabase, kind: Kind, mbid: string): Promise
 export function metabaseRefDrain(
   ctx: AppContext,
   task: TaskContext<DrainParams>,
-  spec: { name: string; kind: Kind; errorSource: string; scope: Record<string, unknown>; backlog: DrainSpec<RefItem>['backlog']; facts(item: RefItem): Promise<Facts> },
+  spec: { name: string; kind: Kind; errorSource: KnownErrorSource; scope: Record<string, unknown>; backlog: DrainSpec<RefItem>['backlog']; facts(item: RefItem): Promise<Facts> },
 ) {
   const enrich = enrichmentCommands(ctx, task.startedBy);
   return runDrain<RefItem>({

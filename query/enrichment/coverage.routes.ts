@@ -3,6 +3,7 @@ import { type Route, defineRoute } from '../../infra/http/define-route.ts';
 import { queryInt } from '../../infra/http/params.ts';
 import { errorCount, listErrors } from '../../projectors/enrichment/enrichment-errors.reads.ts';
 import { enrichmentCoverage, mbCoverage } from '../../projectors/enrichment/metabase-enrichment.reads.ts';
+import { ERROR_SOURCES } from '../../shared/enrichment/error-sources.ts';
 import { ErrorSource } from '../../shared/events/enrichment.events.ts';
 import { Kind } from '../../shared/events/canonical.events.ts';
 
@@ -42,6 +43,7 @@ export const enrichmentCoverageRoutes: Route[] = [
     path: '/admin/canonical/enrich/errors',
     tag: 'enrichment',
     summary: 'Enrichment error rows (one per source, kind and entity, newest first), with a count per source',
+    description: `Sources: ${ERROR_SOURCES.map((s) => `\`${s}\``).join(', ')}. Filters apply to the rows; \`counts\` covers every row.`,
     access: 'admin',
     query: z.object({ source: ErrorSource.optional(), kind: Kind.optional(), limit: queryInt(200, { min: 1, max: 5000 }) }),
     response: z.object({

@@ -8,12 +8,12 @@ import { METABASE_MIN_INTERVAL_MS } from '../../infra/upstreams/metabase/musicbr
 import { listErrors } from '../../projectors/enrichment/enrichment-errors.reads.ts';
 import { enrichmentCoverage, isrcLinkStatus, mbCoverage } from '../../projectors/enrichment/metabase-enrichment.reads.ts';
 import { previousRuns } from '../../projectors/tasks/task-history.reads.ts';
+import { METABASE_ERROR_SOURCES } from '../../shared/enrichment/error-sources.ts';
 import { messageOf } from '../../shared/errors.ts';
 import { TaskRecord } from '../../shared/tasks.ts';
 
 /** The tasks whose runs the health view lists (the metabase drains and batches). */
 const METABASE_TASKS = ['metabase.enrich-catalog-albums', 'metabase.link-isrcs', 'enrich.hydrate-mb', 'enrich.promote-scrobbler-mbids', 'enrich.mb-relations', 'enrich.mb-credits'];
-const METABASE_ERROR_SOURCES = ['hydrate_mb', 'promote_scrobbler', 'isrc_link', 'mb_relations', 'mb_credits', 'mb_barcode'];
 const RECENT_RUNS = 10;
 
 const IsrcStatus = z.object({ tracks_with_isrc: z.number().int(), with_recording_ref: z.number().int(), backlog: z.number().int(), errors: z.number().int() });

@@ -67,9 +67,9 @@ export const metabaseProxyRoutes: Route[] = [
     path: '/metabase/releases/by-barcode/{upc}',
     tag: 'metabase',
     summary: 'The release carrying a barcode (cached after the first look-up, misses too)',
-    description: 'A 12-digit UPC also matches its 13-digit EAN twin. When several releases carry it, an official one answers first.',
+    description: 'A 12-digit UPC also finds its 13-digit EAN twin (asked second, when the barcode as given finds nothing). When several releases carry it, an official one answers first.',
     access: 'user',
-    params: z.object({ upc: z.string().regex(/^\d{6,14}$/, 'must be a barcode: 6 to 14 digits') }),
+    params: z.object({ upc: z.string().regex(/^\d{1,20}$/, 'must be a barcode: digits only') }),
     response: Proxied,
     errors: { 404: 'No release carries this barcode', 502: ERRORS[502] },
     handler: async ({ ctx, params }) => {

@@ -42,9 +42,14 @@ export function metabase(deps: { db: Kysely<Database>; config: Config }) {
 
     /** The releases carrying exactly this barcode (or its UPC/EAN twin); a miss is cached too. */
     async releasesByBarcode(upc: string, options: Options = {}): Promise<{ releases: MetabaseObject[]; answer: CachedAnswer }> {
+      // The barcode as given first; its UPC/EAN twin only when the first finds nothing.
       const answer = await readThrough(db, 'barcode', upc, TTL.barcode, async () => {
-        const result = await client.releasesByBarcode(upc);
-        return { found: exactReleases(result, upc).length > 0, payload: result };
+        let result: MetabaseObject = {};
+        for (const barcode of barcodeVariants(upc)) {
+          result = await client.releasesByBarcode(barcode);
+          if (exactReleases(result, upc).length > 0) return { found: true, payload: result };
+        }
+        return { found: false, payload: result };
       }, options.refresh);
       return { releases: exactReleases(answer.payload as MetabaseObject, upc), answer };
     },

@@ -37,4 +37,4 @@ export function barcodeVariants(upc: string): string[] {
 }
 
 /** The Lucene query for a barcode search; digits only reach it (the route checks). */
-export const barcodeQuery = (upc: string) => barcodeVariants(upc).map((b) => `barcode:${b}`).join(' OR ');
+export const barcodeQuery = (barcode: string) => `barcode:${barcode}`;

@@ -7,8 +7,8 @@ import { z } from 'zod';
 export const MetabaseObject = z.record(z.string(), z.unknown());
 export type MetabaseObject = z.infer<typeof MetabaseObject>;
 
-/** `{created, count, offset, <entities>: [...]}`; every hit has an integer `score`. */
-export const SearchAnswer = z.looseObject({ count: z.number().int(), offset: z.number().int() });
+/** `{created, count, offset, <entities>: [...]}`; every hit has an integer `score`. Kept whole. */
+export const SearchAnswer = z.looseObject({ count: z.number().int().optional(), offset: z.number().int().optional() });
 
 export const IsrcAnswer = z.looseObject({
   isrc: z.string(),

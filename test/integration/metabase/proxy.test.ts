@@ -57,10 +57,10 @@ describe('metabase proxy: search, lookups, browse, barcode and cover art through
     const hit = await client.get('/metabase/releases/by-barcode/0075992398527');
     expect(hit.status).to.equal(200);
     expect(hit.body).to.include({ id: 'ff565cd7-acf8-4dc0-9603-72d1b7ae284b', barcode: '075992398527', title: '1984' });
-    expect(fake.requestsTo('/release')[0]?.query.query).to.equal('barcode:0075992398527 OR barcode:075992398527');
+    expect(fake.requestsTo('/release').map((r) => r.query.query)).to.deep.equal(['barcode:0075992398527', 'barcode:075992398527']);
     expect((await client.get('/metabase/releases/by-barcode/999999999999')).status).to.equal(404);
     expect((await client.get('/metabase/releases/by-barcode/999999999999')).status).to.equal(404);
-    expect(fake.requestsTo('/release')).to.have.length(2);
+    expect(fake.requestsTo('/release')).to.have.length(4);
     expect((await client.get('/metabase/releases/by-barcode/12ab')).status).to.equal(422);
   });
 

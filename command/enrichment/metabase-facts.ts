@@ -26,11 +26,15 @@ export function artistFacts(p: MetabaseObject): Facts {
   return { ...(text(p.name) ? { name: String(p.name) } : {}), mbid: String(p.id), alt_names: names(p.aliases), ...genres(p), ...tags(p) };
 }
 
-/** A release group is the album: title, first release year, types, genres. */
+/**
+ * A release group is the album: title, first release year, types, genres. Not its MBID nor a
+ * barcode: the canonical layer matches albums by those, and an album's MBID elsewhere (the
+ * scrobbler's) names a release, so setting the group's would keep that album from matching it.
+ * The album's metabase refs say which release and group it is.
+ */
 export function releaseGroupFacts(p: MetabaseObject): Facts {
   return {
     ...(text(p.title) ? { name: String(p.title) } : {}),
-    mbid: String(p.id),
     ...yearOf(p['first-release-date']),
     ...(text(p['primary-type']) ? { primary_type: String(p['primary-type']) } : {}),
     secondary_types: z.array(z.string()).safeParse(p['secondary-types']).data ?? [],
@@ -39,23 +43,23 @@ export function releaseGroupFacts(p: MetabaseObject): Facts {
 }
 
 /**
- * A release is one edition of the album: its barcode, and what its release group says (the same
- * values a release-group ref gives, so two refs of one album never contradict each other).
+ * A release is one edition of the album: the types its release group gives (the same values a
+ * release-group ref gives, so two refs of one album never contradict each other). Its barcode is
+ * not taken: the album's own (a UPC where the metabase may hold the EAN twin) is what matches it.
  */
 export function releaseFacts(p: MetabaseObject): Facts {
-  const release = ReleasePayload.parse(p);
-  const group = release['release-group'];
-  return {
-    ...(text(release.barcode) ? { upc: release.barcode! } : {}),
-    ...(group ? { mbid: group.id, ...(text(group['primary-type']) ? { primary_type: group['primary-type']! } : {}), secondary_types: group['secondary-types'] ?? [] } : {}),
-  };
+  const group = ReleasePayload.parse(p)['release-group'];
+  if (!group) return {};
+  return { ...(text(group['primary-type']) ? { primary_type: group['primary-type']! } : {}), secondary_types: group['secondary-types'] ?? [] };
 }
 
-/** A recording is the track: title, length, its ISRC when it has exactly one, genres. */
+/**
+ * A recording is the track: title, length, genres. Not an ISRC: a recording carries several, and
+ * the track's own (from the files or the catalog) is what matches it elsewhere.
+ */
 export function recordingFacts(p: MetabaseObject): Facts {
-  const isrcs = z.array(z.string()).safeParse(p.isrcs).data ?? [];
   const length = typeof p.length === 'number' && Number.isInteger(p.length) && p.length > 0 ? { duration_ms: p.length } : {};
-  return { ...(text(p.title) ? { name: String(p.title) } : {}), mbid: String(p.id), ...(isrcs.length === 1 ? { isrc: isrcs[0] } : {}), ...length, ...genres(p) };
+  return { ...(text(p.title) ? { name: String(p.title) } : {}), mbid: String(p.id), ...length, ...genres(p) };
 }
 
 export const relationsOf = (p: MetabaseObject): Relation[] => Relations.safeParse(p.relations ?? []).data ?? [];

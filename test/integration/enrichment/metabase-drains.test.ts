@@ -81,7 +81,7 @@ describe('metabase drains: hydrate, relations, credits, promote; error rows; reb
     const fixed = await run('hydrate-mb?kind=track');
     expect(fixed.summary).to.include({ processed: 1, failed: 0 });
     expect((await errors()).counts).to.not.have.property('hydrate_mb');
-    expect(await doc('track', ids.missing)).to.include({ title: 'There At Last', isrc: 'GBAAA0000001' });
+    expect(await doc('track', ids.missing)).to.include({ title: 'There At Last', duration_ms: 200000 });
   });
 
   it('puts external links, members and other ties onto artists, and says so in the coverage', async () => {

@@ -12,14 +12,15 @@ describe('metabase facts', () => {
     expect(facts.alt_names).to.deep.equal(['Shearan', 'Ed Sheeran (en)', 'Ed Sheeran (en_CA)']);
   });
 
-  it('reads a release group as the album, and a release as its barcode and group', () => {
+  it('reads a release group as the album, and a release as its group’s types, without ids that match albums', () => {
     expect(releaseGroupFacts(fixture('ws2.release-group.inc-releases.json'))).to.deep.include({ name: 'The Dark Side of the Moon', year: 1973, primary_type: 'Album', secondary_types: [] });
-    expect(releaseFacts(fixture('ws2.release.multidisc.json'))).to.deep.equal({ upc: '4547366518764', mbid: 'b89c4dbd-1734-4536-a16d-dde648f735c0', primary_type: 'Single', secondary_types: [] });
+    expect(releaseFacts(fixture('ws2.release.multidisc.json'))).to.deep.equal({ primary_type: 'Single', secondary_types: [] });
   });
 
-  it('reads a recording’s single ISRC, its length and its works', () => {
+  it('reads a recording’s title and length (never an ISRC: the track’s own matches it), and its works', () => {
     const recording = fixture('ws2.recording.inc-isrcs-rels.json');
-    expect(recordingFacts(recording)).to.include({ name: 'Thinking Out Loud', isrc: 'GBAHS1400099', duration_ms: recording.length as number });
+    expect(recordingFacts(recording)).to.include({ name: 'Thinking Out Loud', duration_ms: recording.length as number });
+    expect(recordingFacts(recording)).to.not.have.property('isrc');
     expect(worksOf(recording)).to.deep.equal([{ id: 'dc469dc8-198e-42e5-b5a7-6be2f0a95ac0', title: 'Thinking Out Loud' }]);
   });
 

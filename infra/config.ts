@@ -90,6 +90,13 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
   /** How long an assistant route waits for the model before answering `failed` (the client's own patience is 15 s). */
   LLM_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /**
+   * Who to contact about this installation's requests (an e-mail or a URL), sent in the metabase's
+   * User-Agent as its rules ask. One header line: no control characters.
+   */
+  METABASE_CONTACT: optional.refine((v) => v === undefined || (v.length <= 200 && !/[\u0000-\u001f\u007f]/.test(v)), {
+    message: 'must be one line of at most 200 characters (an e-mail address or a URL)',
+  }),
 }).superRefine((config, context) => {
   if (config.PASSWORD_SCRYPT_N !== undefined && config.PASSWORD_SCRYPT_N < DEFAULT_SCRYPT_N && config.NODE_ENV !== 'test') {
     context.addIssue({

@@ -49,6 +49,12 @@ import { playlistCreateRoutes } from '../command/assistant/playlist.routes.ts';
 import { conversationQueryRoutes } from '../query/assistant/conversations.routes.ts';
 import { libraryAskRoutes } from '../query/assistant/library-ask.routes.ts';
 import { seedFromTextRoutes } from '../query/assistant/seed-from-text.routes.ts';
+import { metabaseProxyRoutes } from '../query/metabase/proxy.routes.ts';
+import { enrichRoutes } from '../command/enrichment/enrich.routes.ts';
+import { enrichmentCoverageRoutes } from '../query/enrichment/coverage.routes.ts';
+import { metabaseAdminCommandRoutes } from '../command/metabase/admin.routes.ts';
+import { metabaseAdminQueryRoutes } from '../query/metabase/admin.routes.ts';
+import { artistPageRoutes } from '../query/canonical/artist-pages.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -104,4 +110,10 @@ export const routes: Route[] = [
   ...libraryAskRoutes,
   ...playlistCreateRoutes,
   ...seedFromTextRoutes,
+  ...metabaseProxyRoutes,
+  ...enrichRoutes,
+  ...enrichmentCoverageRoutes,
+  ...metabaseAdminCommandRoutes,
+  ...metabaseAdminQueryRoutes,
+  ...artistPageRoutes,
 ];

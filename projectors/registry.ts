@@ -12,6 +12,7 @@ import { albumCollectionProjector } from './me/album-collection.projector.ts';
 import { commentsProjector } from './me/comments.projector.ts';
 import { dashboardProjector } from './scrobbler/dashboard.projector.ts';
 import { assistantConversationsProjector } from './assistant/conversations.projector.ts';
+import { enrichmentErrorsProjector } from './enrichment/enrichment-errors.projector.ts';
 
 /** Every read model of the service. */
 export const projectors: Projector[] = [
@@ -28,6 +29,7 @@ export const projectors: Projector[] = [
   mediaserverLibraryProjector,
   mediaserverPlaylistsProjector,
   assistantConversationsProjector,
+  enrichmentErrorsProjector,
 ];
 
 /**

@@ -24,6 +24,8 @@ export const mediaserverPlaylistsStream = (userKey: string) => `mediaserverplayl
 export const scrobblesStream = (userKey: string) => `scrobbles-${userKey}`;
 /** One admin assistant conversation, written by the admin who asked. */
 export const assistantConversationStream = (conversationId: string) => `assistantconversation-${conversationId}`;
+/** Admin clears of the enrichment error rows (the rows themselves follow the entities' streams). */
+export const enrichmentErrorsStream = () => 'enrichmenterrors-all';
 
 export function categoryOf(streamId: string): string {
   const dash = streamId.indexOf('-');

@@ -1,6 +1,9 @@
 import type { Facts } from '../../shared/events/canonical.events.ts';
 import type { CatalogAlbum, CatalogAlbumRef, CatalogAlbumWithTracks, CatalogArtist, CatalogTrack } from '../../infra/upstreams/catalog/schemas.ts';
 import type { Observation } from './observation.ts';
+import { releaseTypes, yearOf } from '../../infra/upstreams/catalog/deezer.ts';
+
+export { releaseTypes, yearOf };
 
 /**
  * Catalog payloads as reconciler observations: pure, no I/O. The catalog's external id is its
@@ -16,31 +19,9 @@ function compact(facts: Named): Named {
   return Object.fromEntries(Object.entries(facts).filter(([, v]) => v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0))) as Named;
 }
 
-/** `2001-03-07` → 2001; the API writes `0000-00-00` for an unknown date. */
-export function yearOf(releaseDate: string | undefined): number | undefined {
-  const year = Number(releaseDate?.slice(0, 4));
-  return Number.isInteger(year) && year > 0 ? year : undefined;
-}
-
 /** The largest image, skipping the placeholder URLs the API builds around an empty image hash. */
 function largestImage(...urls: (string | undefined)[]): string | undefined {
   return urls.find((url) => url && !/\/images\/[a-z]+\/\//.test(url));
-}
-
-/** `album`, `single`, `ep`, `compile` → the metabase's primary types (a compilation is an album). */
-export function releaseTypes(recordType: string | undefined): { primary_type?: string; secondary_types?: string[] } {
-  switch (recordType) {
-    case 'album':
-      return { primary_type: 'Album' };
-    case 'single':
-      return { primary_type: 'Single' };
-    case 'ep':
-      return { primary_type: 'EP' };
-    case 'compile':
-      return { primary_type: 'Album', secondary_types: ['Compilation'] };
-    default:
-      return {};
-  }
 }
 
 export function artistObservation(artist: CatalogArtist): Observation {

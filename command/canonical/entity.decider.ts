@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Evidence, EntityEvent, Facts, Kind, Source } from '../../shared/events/canonical.events.ts';
+import type { EntityEnrichmentEvent } from '../../shared/events/enrichment.events.ts';
 import { Conflict, NotFound } from '../../shared/errors.ts';
 import { assertNever } from '../../shared/never.ts';
 import { stableJson } from '../../shared/canonical/doc-facts.ts';
@@ -18,8 +19,13 @@ export interface EntityState {
 
 export const initialState = (): EntityState => ({ status: 'none', kind: null, mergedInto: null, refs: new Map(), facts: new Map() });
 
-export function evolve(state: EntityState, event: EntityEvent): EntityState {
+export function evolve(state: EntityState, event: EntityEvent | EntityEnrichmentEvent): EntityState {
   switch (event.type) {
+    // Enrichment shares the stream; its decisions are command/enrichment/enrichment.decider.ts's.
+    case 'EntityEnriched':
+    case 'EnrichmentFailed':
+    case 'EnrichmentRecovered':
+      return state;
     case 'EntityRegistered':
       return { ...state, status: 'active', kind: event.data.kind };
     case 'RefLinked': {

@@ -17,6 +17,8 @@ import type { AlbumCollectionTable } from '../../projectors/me/album-collection.
 import type { CommentsTable } from '../../projectors/me/comments.table.ts';
 import type * as Dashboard from '../../projectors/scrobbler/dashboard.table.ts';
 import type { AssistantConversationsTable, AssistantTurnsTable } from '../../projectors/assistant/conversations.table.ts';
+import type { EnrichmentErrorsTable } from '../../projectors/enrichment/enrichment-errors.table.ts';
+import type { MetabaseCacheTable } from '../upstreams/metabase/cache.table.ts';
 
 /**
  * Every table of the database, for kysely's typing. This is the one place of infra/ that sees the
@@ -59,4 +61,6 @@ export interface Database {
   reactor_checkpoints: ReactorCheckpointsTable;
   assistant_conversations: AssistantConversationsTable;
   assistant_turns: AssistantTurnsTable;
+  enrichment_errors: EnrichmentErrorsTable;
+  metabase_cache: MetabaseCacheTable;
 }

@@ -6,6 +6,12 @@ import '../../command/me/rekeyers.ts';
 import '../../command/scrobbler/rekeyers.ts';
 import { syncAllTask, syncLibraryTask } from '../../command/mediaserver/sync-library.task.ts';
 import { syncAllPlaylistsTask, syncPlaylistsTask } from '../../command/mediaserver/sync-playlists.task.ts';
+import { hydrateMbTask } from '../../command/enrichment/hydrate-mb.task.ts';
+import { promoteScrobblerTask } from '../../command/enrichment/promote-scrobbler.task.ts';
+import { mbRelationsTask } from '../../command/enrichment/mb-relations.task.ts';
+import { mbCreditsTask } from '../../command/enrichment/mb-credits.task.ts';
+import { enrichCatalogAlbumsTask } from '../../command/metabase/enrich-catalog-albums.task.ts';
+import { linkIsrcsTask } from '../../command/metabase/link-isrcs.task.ts';
 import type { AppContext } from '../context.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { TaskDefinition } from './task.ts';
@@ -13,5 +19,19 @@ import type { TaskDefinition } from './task.ts';
 /** Every background task of the service. `context` is read when a task runs, after the service is built. */
 export function taskDefinitions(deps: { projections: ProjectionRunner | undefined; context: () => AppContext }): TaskDefinition<any>[] {
   const { context } = deps;
-  return [rebuildTask(deps.projections), migrateTask(context), bulkImportTask(context), syncLibraryTask(context), syncAllTask(context), syncPlaylistsTask(context), syncAllPlaylistsTask(context)];
+  return [
+    rebuildTask(deps.projections),
+    migrateTask(context),
+    bulkImportTask(context),
+    syncLibraryTask(context),
+    syncAllTask(context),
+    syncPlaylistsTask(context),
+    syncAllPlaylistsTask(context),
+    hydrateMbTask(context),
+    promoteScrobblerTask(context),
+    mbRelationsTask(context),
+    mbCreditsTask(context),
+    enrichCatalogAlbumsTask(context),
+    linkIsrcsTask(context),
+  ];
 }

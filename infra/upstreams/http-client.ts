@@ -12,7 +12,9 @@ import { isSameOrigin, MAX_REDIRECTS, REDIRECT_STATUSES, redirectTarget, refused
  * and log lines carry the method and path only: query strings may hold api keys. Redirects are
  * followed on the same origin only (see redirects.ts), and a body larger than its cap is cut off.
  */
-export const DEFAULT_USER_AGENT = 'music-library-service/0.1.0 ( self-hosted )';
+/** The product token every client names itself with; a service that asks for contact details adds them after it. */
+export const USER_AGENT_PRODUCT = 'music-library-service/0.1.0';
+export const DEFAULT_USER_AGENT = `${USER_AGENT_PRODUCT} ( self-hosted )`;
 
 const RETRY_STATUSES = new Set([429, 500, 502, 503, 504]);
 /** Answers that mean "refused before handling", so even a POST may be sent again. */

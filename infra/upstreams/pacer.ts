@@ -22,14 +22,19 @@ export function createPacer(options: PacerOptions): Pacer {
   if (!options.enabled || interval === 0) return { schedule: (fn) => fn() };
   const now = options.now ?? Date.now;
   const sleep = options.sleep ?? realSleep;
-  let nextSlot = 0;
+  // When the previous start actually happened: a timer that fires late (a busy event loop) pushes
+  // the next start later too, so two starts are never closer than the interval.
+  let previous: Promise<number> = Promise.resolve(Number.NEGATIVE_INFINITY);
   return {
     async schedule(fn) {
-      // Reserving the slot before waiting keeps concurrent callers in order without a queue.
-      const start = Math.max(now(), nextSlot);
-      nextSlot = start + interval;
-      const wait = start - now();
-      if (wait > 0) await sleep(wait);
+      const started = previous.then(async (last) => {
+        const wait = last + interval - now();
+        if (wait > 0) await sleep(wait);
+        return now();
+      });
+      // Chaining keeps concurrent callers in order without a queue of their own.
+      previous = started;
+      await started;
       return fn();
     },
   };

@@ -8,6 +8,9 @@ export const noSources = () => Object.fromEntries(SOURCES.map((s) => [s, false])
 /** A doc that points at the end of its artist's or album's merge chain, as the read model collapses chains. */
 const chainEnd = (id: string | undefined) => (id ? sql<string>`coalesce((select d.merged_into from canonical_docs d where d.id = ${id}), ${id})` : null);
 
+/** SQL null for a field no source reported, so that "never enriched" stays distinct from "none". */
+const jsonOrNull = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+
 /** The columns a composed doc writes (everything but identity, tombstone and timestamps). */
 export function docColumns(doc: ComposedDoc, facts: RefFacts) {
   return {
@@ -34,6 +37,12 @@ export function docColumns(doc: ComposedDoc, facts: RefFacts) {
     audio_quality: JSON.stringify(doc.audio_quality ?? null),
     sources: JSON.stringify(doc.sources),
     source_count: doc.source_count,
+    alt_names: JSON.stringify(doc.alt_names),
+    external_links: jsonOrNull(doc.external_links),
+    members: jsonOrNull(doc.members),
+    member_of: jsonOrNull(doc.member_of),
+    affiliations: jsonOrNull(doc.affiliations),
+    credits: jsonOrNull(doc.credits),
     facts: JSON.stringify(facts),
   };
 }
@@ -41,5 +50,5 @@ export function docColumns(doc: ComposedDoc, facts: RefFacts) {
 export const DOC_COLUMNS = Object.keys(docColumns(composeEmpty(), {})) as (keyof ReturnType<typeof docColumns>)[];
 
 function composeEmpty(): ComposedDoc {
-  return { name_folded: null, genres: [], tags: [], secondary_types: [], sources: noSources() as ComposedDoc['sources'], source_count: 0 };
+  return { name_folded: null, genres: [], tags: [], secondary_types: [], alt_names: [], sources: noSources() as ComposedDoc['sources'], source_count: 0 };
 }

@@ -6,6 +6,11 @@ import type { Kind } from '../../shared/events/canonical.events.ts';
 
 export const RefRow = z.object({ source: z.string(), external_id: z.string() });
 
+const Affiliation = z.object({ mbid: z.string(), name: z.string(), relation: z.string(), begin: z.string().nullable(), end: z.string().nullable(), ended: z.boolean() });
+const Credit = z.object({ name: z.string(), mbid: z.string().nullable(), work: z.string().nullable() });
+const Credits = z.object({ composer: z.array(Credit), lyricist: z.array(Credit), writer: z.array(Credit) });
+const NO_CREDITS = { composer: [], lyricist: [], writer: [] };
+
 /** A canonical doc as the client renders it; album and track name their title `title`. */
 export const CanonicalDoc = z.object({
   id: z.string(),
@@ -36,6 +41,13 @@ export const CanonicalDoc = z.object({
   audio_quality: z.record(z.string(), z.unknown()).nullable(),
   sources: z.record(z.string(), z.boolean()),
   source_count: z.number().int(),
+  /** Artists: other names (aliases), pages elsewhere, members and the groups it belongs to (the metabase's). */
+  alt_names: z.array(z.string()),
+  external_links: z.array(z.object({ category: z.string(), type: z.string(), url: z.string() })),
+  members: z.array(Affiliation),
+  member_of: z.array(Affiliation),
+  /** Tracks: who composed, wrote the lyrics of, or wrote the work (the metabase's). */
+  credits: Credits,
   playable: z.boolean(),
   merged_into: z.string().nullable(),
   tombstoned: z.boolean(),
@@ -49,7 +61,8 @@ export type CanonicalDoc = z.infer<typeof CanonicalDoc>;
 export const LIST_COLUMNS = [
   'id', 'kind', 'name', 'name_folded', 'artist_id', 'artist_name', 'album_id', 'album_title', 'disc', 'track_number', 'isrc', 'upc', 'mbid',
   'year', 'cover_url', 'genres', 'tags', 'duration_ms', 'preview_url', 'catalog_id', 'primary_type', 'secondary_types', 'audio_quality',
-  'sources', 'source_count', 'merged_into', 'tombstoned', 'created_at', 'updated_at',
+  'sources', 'source_count', 'alt_names', 'external_links', 'members', 'member_of', 'affiliations', 'credits',
+  'merged_into', 'tombstoned', 'created_at', 'updated_at',
 ] as const;
 
 export type DocRow = Omit<Selectable<CanonicalDocsTable>, 'facts'>;
@@ -81,6 +94,11 @@ export function toDoc(row: DocRow, refs: { source: string; external_id: string }
     audio_quality: row.audio_quality,
     sources: row.sources,
     source_count: row.source_count,
+    alt_names: row.alt_names,
+    external_links: (row.external_links ?? []) as CanonicalDoc['external_links'],
+    members: (row.members ?? []) as CanonicalDoc['members'],
+    member_of: (row.member_of ?? []) as CanonicalDoc['member_of'],
+    credits: (row.credits ?? NO_CREDITS) as CanonicalDoc['credits'],
     playable: row.sources.mediaserver === true,
     merged_into: row.merged_into,
     tombstoned: row.tombstoned,

@@ -29,6 +29,13 @@ export interface CanonicalDocsTable {
   audio_quality: Json<Record<string, unknown> | null>;
   sources: Json<Record<string, boolean>>;
   source_count: number;
+  alt_names: Json<string[]>;
+  /** Null when no source reported the field (never enriched), unlike an empty list. */
+  external_links: ColumnType<Record<string, unknown>[] | null, string | null, string | null>;
+  members: ColumnType<Record<string, unknown>[] | null, string | null, string | null>;
+  member_of: ColumnType<Record<string, unknown>[] | null, string | null, string | null>;
+  affiliations: ColumnType<Record<string, unknown>[] | null, string | null, string | null>;
+  credits: ColumnType<Record<string, Record<string, unknown>[]> | null, string | null, string | null>;
   /** `<source>|<external_id>` → facts that ref reported. */
   facts: Json<Record<string, unknown>>;
   merged_into: string | null;

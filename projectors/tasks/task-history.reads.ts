@@ -82,3 +82,9 @@ export async function latestTaskStartedBy(db: Kysely<Database>, name: string, us
   const row = await q.orderBy('started_at', 'desc').orderBy('task_id', 'desc').executeTakeFirst();
   return row ? toTaskRecord(row) : null;
 }
+
+/** The newest runs of a task name, newest first (a drain reads where the last one stopped). */
+export async function previousRuns(db: Kysely<Database>, name: string, limit: number) {
+  const rows = await db.selectFrom('task_history').selectAll().where('name', '=', name).orderBy('started_at', 'desc').orderBy('task_id', 'desc').limit(limit).execute();
+  return rows.map(toTaskRecord);
+}

@@ -5,23 +5,44 @@ import { type ComposedDoc, composeDoc } from './compose-doc.ts';
  * The per-ref facts a canonical doc is composed from, keyed `<source>|<external_id>` (source
  * names hold no '|', and jsonb keys cannot hold \u0000). The projector and the batch reconciler's
  * in-memory view change them with the same functions, so both compose the same doc.
+ *
+ * Enriched facts (EntityEnriched) sit beside them under `+<enrichment source>` when they stand
+ * alone, or `+<enrichment source>|<ref key>` when they were read from a ref's record: a ref key
+ * never starts with '+', and unlinking the ref drops the facts read from it.
  */
 export type RefFacts = Record<string, Facts>;
 
 export const factsKey = (source: string, externalId: string) => `${source}|${externalId}`;
-export const sourceOfKey = (key: string) => key.slice(0, key.indexOf('|')) as Source;
+const ENRICHED = '+';
+export const isEnrichedKey = (key: string) => key.startsWith(ENRICHED);
+/** The source whose priority a key's facts have: the ref's source, or the enrichment's. */
+export function sourceOfKey(key: string): Source {
+  const bar = key.indexOf('|');
+  return (isEnrichedKey(key) ? key.slice(1, bar < 0 ? undefined : bar) : key.slice(0, bar)) as Source;
+}
+export const enrichedKey = (source: string, refKey: string | null) => (refKey === null ? `${ENRICHED}${source}` : `${ENRICHED}${source}|${refKey}`);
+/** The ref key an enriched layer was read from, or null. */
+export function refKeyOfEnriched(key: string): string | null {
+  const bar = key.indexOf('|');
+  return isEnrichedKey(key) && bar >= 0 ? key.slice(bar + 1) : null;
+}
 
 export const withLinked = (facts: RefFacts, key: string): RefFacts => ({ [key]: {}, ...facts });
 export const withObserved = (facts: RefFacts, key: string, observed: Facts): RefFacts => ({ ...facts, [key]: observed });
+/** Enriched facts add to the layer field by field: a field named again replaces its value. */
+export const withEnriched = (facts: RefFacts, key: string, enriched: Facts): RefFacts => ({ ...facts, [key]: { ...facts[key], ...enriched } });
 export function withoutRef(facts: RefFacts, key: string): RefFacts {
   const { [key]: _, ...rest } = facts;
-  return rest;
+  return Object.fromEntries(Object.entries(rest).filter(([k]) => refKeyOfEnriched(k) !== key));
 }
 
+/** Within one source, what an enrichment read afresh wins over what its refs reported when observed. */
 export function composeFromFacts(facts: RefFacts): ComposedDoc {
+  const entries = Object.entries(facts);
+  const ordered = [...entries.filter(([key]) => isEnrichedKey(key)), ...entries.filter(([key]) => !isEnrichedKey(key))];
   return composeDoc(
-    Object.entries(facts).map(([key, f]) => ({ source: sourceOfKey(key), facts: f })),
-    Object.keys(facts).map(sourceOfKey),
+    ordered.map(([key, f]) => ({ source: sourceOfKey(key), facts: f })),
+    Object.keys(facts).filter((key) => !isEnrichedKey(key)).map(sourceOfKey),
   );
 }
 

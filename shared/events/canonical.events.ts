@@ -18,7 +18,25 @@ export const Evidence = z.object({
   value: z.string().nullable(),
 });
 
-/** Normalized facts one source reports about an entity. */
+/** Another artist an artist is tied to (a band and its members, a subgroup, a founder, a tribute act). */
+export const Affiliation = z.object({
+  mbid: z.string(),
+  name: z.string(),
+  /** `member`, `member_of`, `subgroup`, `founder`, `collaborator`, `tribute`, `family`. */
+  relation: z.string(),
+  begin: z.string().nullable(),
+  end: z.string().nullable(),
+  ended: z.boolean(),
+});
+/** Who wrote a track's work: the person, and the work it was credited on. */
+export const Credit = z.object({ name: z.string(), mbid: z.string().nullable(), work: z.string().nullable() });
+/** A page about the artist elsewhere: `official_site`, `streaming`, `wiki`, `social` or `other`, and the provider's own type. */
+export const ExternalLink = z.object({ category: z.string(), type: z.string(), url: z.string() });
+
+/**
+ * Normalized facts one source reports about an entity: what a ref observed (FactsObserved) and
+ * what an enrichment added (EntityEnriched). New kinds of facts are new optional fields here.
+ */
 export const Facts = z
   .object({
     name: z.string(),
@@ -41,6 +59,13 @@ export const Facts = z
     primary_type: z.string(),
     secondary_types: z.array(z.string()),
     audio_quality: z.object({ codec: z.string().nullable(), bit_depth: z.number().int().nullable(), lossless: z.boolean() }),
+    alt_names: z.array(z.string()),
+    external_links: z.array(ExternalLink),
+    members: z.array(Affiliation),
+    member_of: z.array(Affiliation),
+    /** Ties other than membership (subgroup, founder, collaborator, tribute, family). */
+    affiliations: z.array(Affiliation),
+    credits: z.object({ composer: z.array(Credit), lyricist: z.array(Credit), writer: z.array(Credit) }),
   })
   .partial();
 export type Facts = z.infer<typeof Facts>;

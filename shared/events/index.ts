@@ -8,10 +8,20 @@ import { type MediaserverLinkEvent, mediaserverEventSchemas } from './mediaserve
 import { type MediaserverLibraryEvent, mediaserverLibraryEventSchemas } from './mediaserver-library.events.ts';
 import { type MediaserverPlaylistEvent, mediaserverPlaylistEventSchemas } from './mediaserver-playlists.events.ts';
 import { type AssistantEvent, assistantEventSchemas } from './assistant.events.ts';
+import { type EnrichmentEvent, enrichmentEventSchemas } from './enrichment.events.ts';
 
 /** Every domain event of the service, discriminated by `type`. */
-export type DomainEvent = TaskEvent | UserEvent | CanonicalEvent | ScrobbleEvent | MeEvent | MediaserverLinkEvent | MediaserverLibraryEvent | MediaserverPlaylistEvent
-  | AssistantEvent;
+export type DomainEvent =
+  | TaskEvent
+  | UserEvent
+  | CanonicalEvent
+  | ScrobbleEvent
+  | MeEvent
+  | MediaserverLinkEvent
+  | MediaserverLibraryEvent
+  | MediaserverPlaylistEvent
+  | AssistantEvent
+  | EnrichmentEvent;
 export type DomainEventType = DomainEvent['type'];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 
@@ -26,4 +36,5 @@ export const eventSchemas: Record<DomainEventType, z.ZodType> = {
   ...mediaserverLibraryEventSchemas,
   ...mediaserverPlaylistEventSchemas,
   ...assistantEventSchemas,
+  ...enrichmentEventSchemas,
 };

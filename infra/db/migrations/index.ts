@@ -16,6 +16,9 @@ import * as projectionHealth from './0014-projection-health.ts';
 import * as callbackStates from './0015-callback-states.ts';
 import * as libraryListOrder from './0015-library-list-order.ts';
 import * as credentialSealing from './0018-credential-sealing.ts';
+import * as enrichedDocs from './0040-enriched-docs.ts';
+import * as enrichmentErrors from './0041-enrichment-errors.ts';
+import * as metabaseCache from './0042-metabase-cache.ts';
 import * as assistantConversations from './0070-assistant-conversations.ts';
 
 /** Migrations in order; names never change once released. */
@@ -37,6 +40,9 @@ const migrations: Record<string, Migration> = {
   '0015-callback-states': callbackStates,
   '0015-library-list-order': libraryListOrder,
   '0018-credential-sealing': credentialSealing,
+  '0040-enriched-docs': enrichedDocs,
+  '0041-enrichment-errors': enrichmentErrors,
+  '0042-metabase-cache': metabaseCache,
   '0070-assistant-conversations': assistantConversations,
 };
 

@@ -2,12 +2,13 @@ import type { Kysely } from 'kysely';
 import type { ZodType } from 'zod';
 import type { Database } from '../../db/database.ts';
 import type { CatalogClient } from './client.ts';
-import { CatalogAlbumWithTracks, CatalogArtist, CatalogTrack } from './schemas.ts';
+import { CatalogAlbumWithTracks, CatalogArtist, CatalogArtistAlbum, CatalogPage, CatalogTrack } from './schemas.ts';
 
 /** Catalog entities change rarely; a day keeps resolves cheap and previews reasonably fresh. */
 export const CATALOG_CACHE_TTL_MS = 24 * 60 * 60 * 1000;
 
-export type CachedKind = 'artist' | 'album' | 'track';
+/** `artist-albums` and `artist-related`: the first page of an artist's albums and related artists. */
+export type CachedKind = 'artist' | 'album' | 'track' | 'artist-albums' | 'artist-related';
 
 export interface CacheOptions {
   ttlMs?: number;
@@ -45,11 +46,16 @@ export async function readThrough<T>(
   return payload;
 }
 
+/** An artist's albums and related artists: the first page is what an artist page shows. */
+const ARTIST_PAGE = 100;
+
 /** The catalog reads the canonical layer needs, through the cache. */
 export function cachedCatalog(db: Kysely<Database>, client: CatalogClient, options: CacheOptions = {}) {
   return {
     artist: (id: string) => readThrough(db, 'artist', id, CatalogArtist, () => client.artist(id), options),
     albumWithTracks: (id: string) => readThrough(db, 'album', id, CatalogAlbumWithTracks, () => client.albumWithTracks(id), options),
     track: (id: string) => readThrough(db, 'track', id, CatalogTrack, () => client.track(id), options),
+    artistAlbums: (id: string) => readThrough(db, 'artist-albums', id, CatalogPage(CatalogArtistAlbum), () => client.artistAlbums(id, { limit: ARTIST_PAGE }), options),
+    relatedArtists: (id: string) => readThrough(db, 'artist-related', id, CatalogPage(CatalogArtist), () => client.relatedArtists(id, { limit: ARTIST_PAGE }), options),
   };
 }

@@ -8,6 +8,7 @@ import { CATALOG_MIN_INTERVAL_MS, CATALOG_PAGE_LIMIT, classifyError, describeErr
 import {
   CatalogAlbum,
   CatalogArtist,
+  CatalogArtistAlbum,
   type CatalogAlbumWithTracks,
   CatalogErrorEnvelope,
   CatalogPage,
@@ -46,6 +47,8 @@ export interface CatalogClient {
   /** The album payload found by UPC (`/album/upc:{UPC}`). */
   albumByUpc(upc: string): Promise<CatalogAlbum>;
   relatedArtists(id: string | number, page?: PageOptions): Promise<CatalogPage<CatalogArtist>>;
+  /** One page of the artist's albums, singles and compilations (`/artist/{id}/albums`). */
+  artistAlbums(id: string | number, page?: PageOptions): Promise<CatalogPage<CatalogArtistAlbum>>;
   searchArtists(q: string, page?: PageOptions): Promise<CatalogPage<CatalogArtist>>;
   searchAlbums(q: string, page?: PageOptions): Promise<CatalogPage<CatalogAlbum>>;
   searchTracks(q: string, page?: PageOptions): Promise<CatalogPage<CatalogTrack>>;
@@ -72,6 +75,7 @@ export function createCatalogClient(options: CatalogClientOptions): CatalogClien
     trackByIsrc: (isrc) => get(`/track/isrc:${encodeURIComponent(isrc)}`, CatalogTrack),
     albumByUpc: (upc) => get(`/album/upc:${encodeURIComponent(upc)}`, CatalogAlbum),
     relatedArtists: (id, page) => get(`/artist/${idOf(id)}/related`, CatalogPage(CatalogArtist), paged(page)),
+    artistAlbums: (id, page) => get(`/artist/${idOf(id)}/albums`, CatalogPage(CatalogArtistAlbum), paged(page)),
     searchArtists: (q, page) => get('/search/artist', CatalogPage(CatalogArtist), { q, ...paged(page) }),
     searchAlbums: (q, page) => get('/search/album', CatalogPage(CatalogAlbum), { q, ...paged(page) }),
     searchTracks: (q, page) => get('/search', CatalogPage(CatalogTrack), { q, ...paged(page) }),

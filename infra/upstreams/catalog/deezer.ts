@@ -38,3 +38,25 @@ export const CATALOG_MIN_INTERVAL_MS = 100;
 
 /** Largest page the list endpoints serve in one request. */
 export const CATALOG_PAGE_LIMIT = 100;
+
+/** `2001-03-07` → 2001; the API writes `0000-00-00` for an unknown date. */
+export function yearOf(releaseDate: string | undefined): number | undefined {
+  const year = Number(releaseDate?.slice(0, 4));
+  return Number.isInteger(year) && year > 0 ? year : undefined;
+}
+
+/** `album`, `single`, `ep`, `compile` → the metabase's primary types (a compilation is an album). */
+export function releaseTypes(recordType: string | undefined): { primary_type?: string; secondary_types?: string[] } {
+  switch (recordType) {
+    case 'album':
+      return { primary_type: 'Album' };
+    case 'single':
+      return { primary_type: 'Single' };
+    case 'ep':
+      return { primary_type: 'EP' };
+    case 'compile':
+      return { primary_type: 'Album', secondary_types: ['Compilation'] };
+    default:
+      return {};
+  }
+}

@@ -75,6 +75,14 @@ export const CatalogAlbum = CatalogAlbumRef.extend({
 });
 export type CatalogAlbum = z.infer<typeof CatalogAlbum>;
 
+/** A row of an artist's album list (`/artist/{id}/albums`): the album without its artist or tracks. */
+export const CatalogArtistAlbum = CatalogAlbumRef.extend({
+  record_type: z.string().optional(),
+  genre_id: z.number().int().optional(),
+  fans: z.number().int().optional(),
+});
+export type CatalogArtistAlbum = z.infer<typeof CatalogArtistAlbum>;
+
 /** Every list: `{data, total, prev?, next?}`, paged by `index` and `limit`. */
 export function CatalogPage<T extends z.ZodType>(item: T) {
   return z.object({ data: z.array(item), total: z.number().int().optional(), prev: z.string().optional(), next: z.string().optional() });

@@ -29,6 +29,11 @@ export function catalogRoutes(state: CatalogState, failures: Failure[], maxLimit
       if (!ids) return answer(res, state.artists.has(idParam(req)) ? [] : undefined);
       page(req, res, ids.map((id) => state.artists.get(id)!));
     });
+    app.get('/artist/:id/albums', (req, res) => {
+      const id = idParam(req);
+      if (!state.artists.has(id)) return answer(res, undefined);
+      page(req, res, [...state.albums.values()].filter((a) => a.artist?.id === id).map(artistAlbumRow));
+    });
     app.get('/album/:id', (req, res) => {
       const album = byCode(req, 'upc', state.albums) ?? state.albums.get(idParam(req));
       answer(res, album && { ...album, tracks: { data: tracksOf(state, album.id).map(embeddedTrack) } });
@@ -43,6 +48,12 @@ export function catalogRoutes(state: CatalogState, failures: Failure[], maxLimit
     app.get('/search/album', (req, res) => page(req, res, matching([...state.albums.values()], 'title', req)));
     app.get('/search', (req, res) => page(req, res, matching([...state.tracks.values()], 'title', req)));
   };
+}
+
+/** A row of `/artist/{id}/albums`: the album reference with its type and counts, no artist. */
+function artistAlbumRow(album: Json): Json {
+  const { artist: _artist, contributors: _contributors, tracks: _tracks, upc: _upc, genres: _genres, label: _label, nb_tracks: _n, duration: _d, ...row } = album;
+  return row;
 }
 
 /** `/track/isrc:{ISRC}` and `/album/upc:{UPC}` look an entity up by its code instead of its id. */

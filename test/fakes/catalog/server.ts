@@ -16,6 +16,8 @@ export interface CatalogFake extends Fake {
   addAlbum(album: Json, tracks?: Json[]): void;
   /** Adds a full track payload (`track.3135556.json` shape). */
   addTrack(track: Json): void;
+  /** The artists `/artist/{id}/related` lists for an artist. */
+  setRelated(artistId: number, relatedIds: number[]): void;
   /** The next requests, one per entry, answer these failures instead. */
   failNext(...failures: Failure[]): void;
   /** Requests whose path starts with the prefix (all when omitted). */
@@ -41,6 +43,7 @@ export async function startCatalogFake(options: CatalogFakeOptions = {}): Promis
     addArtist: (artist) => addArtist(state, artist),
     addAlbum: (album, tracks) => addAlbum(state, album, tracks),
     addTrack: (track) => addTrack(state, track),
+    setRelated: (artistId, relatedIds) => void state.related.set(artistId, relatedIds),
     failNext: (...more) => void failures.push(...more),
     requestsTo: (prefix = '/') => fake.requests.filter((r) => r.path.startsWith(prefix)),
     clearRequests: () => void fake.requests.splice(0),

@@ -26,6 +26,8 @@ export function answerLive(state: ScrobblerFakeState, method: string, params: Pa
     }
     case 'artist.getsimilar':
       return unknown ? sendFixture(res, 'error.6-artist-not-found.json') : sendFixture(res, 'artist.getSimilar.U2.json');
+    case 'artist.gettopalbums':
+      return unknown ? sendFixture(res, 'error.6-artist-not-found.json') : send(res, topAlbums(artist, live.topAlbums.get(artist.toLowerCase()) ?? []));
     case 'artist.gettoptracks':
       return unknown ? sendFixture(res, 'error.6-artist-not-found.json') : sendFixture(res, 'artist.getTopTracks.U2.limit2.json');
     case 'artist.getcorrection':
@@ -85,6 +87,17 @@ function search(kind: 'artist' | 'album' | 'track', params: Params, total: numbe
       'opensearch:itemsPerPage': String(limit),
       [`${kind}matches`]: { [kind]: rows },
       '@attr': { for: q },
+    },
+  };
+}
+
+/** artist.getTopAlbums in the documented shape (no recording was made of it). */
+function topAlbums(artist: string, names: string[]) {
+  const image = (name: string) => ['small', 'medium', 'large', 'extralarge'].map((size) => ({ '#text': `https://images.example/${encodeURIComponent(name)}-${size}.png`, size }));
+  return {
+    topalbums: {
+      album: names.map((name, i) => ({ name, playcount: 1000 - i, mbid: '', url: `https://www.last.fm/music/${encodeURIComponent(artist)}/${encodeURIComponent(name)}`, artist: { name: artist, mbid: '', url: '' }, image: image(name) })),
+      '@attr': { artist, page: '1', perPage: '50', totalPages: '1', total: String(names.length) },
     },
   };
 }

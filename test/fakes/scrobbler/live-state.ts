@@ -17,6 +17,8 @@ export class LiveFakeState {
   readonly plays = new Map<string, Map<string, number>>();
   readonly scrobbled: TakenPlay[] = [];
   readonly nowPlaying: TakenPlay[] = [];
+  /** Lowercased artist → the album names artist.getTopAlbums lists, most played first. */
+  readonly topAlbums = new Map<string, string[]>();
   /** Search answers this many matches in all, generated from the query. */
   searchTotal = 95;
 

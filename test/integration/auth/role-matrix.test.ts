@@ -33,6 +33,7 @@ const MATRIX: { route: RegExp; allowed: Caller[] }[] = [
   // The assistant: proposals and seeds for the caller; creating a playlist uses their own media server token.
   { route: /^POST \/library\/playlist\/(generate|create)$/, allowed: SIGNED_IN },
   { route: /^GET \/radio\/seed-from-text$/, allowed: SIGNED_IN },
+  { route: /^\w+ \/metabase\//, allowed: SIGNED_IN },
 ];
 
 /** What a 403 says, by the least role allowed; the OpenAPI document must say the same. */

@@ -1,14 +1,16 @@
 import { expect } from 'chai';
 import { createPacer, type PacerOptions } from '../../../../infra/upstreams/pacer.ts';
 
-/** A pacer on a hand-driven clock: sleeps are recorded, never waited for. */
+/** A pacer on a hand-driven clock: sleeps are recorded, never waited for (and move the clock when asked). */
 function pacedWith(options: Omit<PacerOptions, 'now' | 'sleep'>) {
-  const clock = { now: 0, sleeps: [] as number[] };
+  // `advancing`: a sleep moves the clock on (by `lateBy` more, as a busy event loop would).
+  const clock = { now: 0, sleeps: [] as number[], advancing: false, lateBy: 0 };
   const pacer = createPacer({
     ...options,
     now: () => clock.now,
     sleep: async (ms) => {
       clock.sleeps.push(ms);
+      if (clock.advancing) clock.now += ms + clock.lateBy;
     },
   });
   return { pacer, clock };
@@ -25,9 +27,21 @@ describe('pacer', () => {
 
   it('spaces concurrent starts by the minimum interval', async () => {
     const { pacer, clock } = pacedWith({ enabled: true, minIntervalMs: 1000 });
-    const results = await Promise.all([pacer.schedule(ok), pacer.schedule(ok), pacer.schedule(ok)]);
-    expect(results).to.deep.equal(['ok', 'ok', 'ok']);
-    expect(clock.sleeps).to.deep.equal([1000, 2000]);
+    const starts: number[] = [];
+    const at = async () => void starts.push(clock.now);
+    clock.advancing = true;
+    await Promise.all([pacer.schedule(at), pacer.schedule(at), pacer.schedule(at)]);
+    expect(starts).to.deep.equal([0, 1000, 2000]);
+  });
+
+  it('measures from the previous start as it happened: a timer that fired late delays the next start too', async () => {
+    const { pacer, clock } = pacedWith({ enabled: true, minIntervalMs: 1000 });
+    const starts: number[] = [];
+    const at = async () => void starts.push(clock.now);
+    clock.advancing = true;
+    clock.lateBy = 300;
+    await Promise.all([pacer.schedule(at), pacer.schedule(at), pacer.schedule(at)]);
+    expect(starts).to.deep.equal([0, 1300, 2600]);
   });
 
   it('turns a per-minute rate into an interval', async () => {

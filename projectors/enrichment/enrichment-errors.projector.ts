@@ -1,0 +1,59 @@
+import type { Transaction } from 'kysely';
+import type { Database } from '../../infra/db/database.ts';
+import { type Projector, type StoredEvent, oneByOne } from '../../infra/projections/projector.ts';
+import type { EntityEvent } from '../../shared/events/canonical.events.ts';
+import type { EnrichmentEvent } from '../../shared/events/enrichment.events.ts';
+import { assertNever } from '../../shared/never.ts';
+
+type Handled = EnrichmentEvent | Extract<EntityEvent, { type: 'EntityMergedInto' }>;
+
+/**
+ * enrichment_errors: the drains' failures still open. A failure files or refreshes its row, the
+ * drain's later success on that entity removes it, and so does merging the entity away (the drain
+ * meets its target instead) or an admin's clear.
+ */
+export const enrichmentErrorsProjector: Projector = {
+  name: 'enrichment_errors',
+  version: 1,
+  handles: ['EnrichmentFailed', 'EnrichmentRecovered', 'EnrichmentErrorsCleared', 'EntityMergedInto'],
+  tables: ['enrichment_errors'],
+  apply: oneByOne<Handled>(applyOne),
+};
+
+async function applyOne(trx: Transaction<Database>, event: StoredEvent & Handled): Promise<void> {
+  switch (event.type) {
+    case 'EnrichmentFailed': {
+      const { source, kind, id, error, at } = event.data;
+      const seen = new Date(at);
+      await trx
+        .insertInto('enrichment_errors')
+        .values({ source, kind, canonical_id: id, error, attempts: 1, first_seen: seen, last_seen: seen })
+        .onConflict((oc) =>
+          oc.columns(['source', 'kind', 'canonical_id']).doUpdateSet((eb) => ({
+            error: eb.ref('excluded.error'),
+            attempts: eb('enrichment_errors.attempts', '+', 1),
+            last_seen: eb.ref('excluded.last_seen'),
+          })),
+        )
+        .execute();
+      return;
+    }
+    case 'EnrichmentRecovered': {
+      const { source, kind, id } = event.data;
+      await trx.deleteFrom('enrichment_errors').where('source', '=', source).where('kind', '=', kind).where('canonical_id', '=', id).execute();
+      return;
+    }
+    case 'EntityMergedInto':
+      await trx.deleteFrom('enrichment_errors').where('kind', '=', event.data.kind).where('canonical_id', '=', event.data.id).execute();
+      return;
+    case 'EnrichmentErrorsCleared': {
+      const { source } = event.data;
+      await (source === null ? trx.deleteFrom('enrichment_errors') : trx.deleteFrom('enrichment_errors').where('source', '=', source)).execute();
+      return;
+    }
+    case 'EntityEnriched':
+      return;
+    default:
+      assertNever(event);
+  }
+}

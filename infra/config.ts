@@ -88,6 +88,13 @@ const schema = z.object({
     .optional(),
   NODE_ENV: optional,
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /**
+   * The shared secret of the monitor intake (POST /monitor/webhooks/*), sent in the X-Monitor-Token
+   * header or `?token=`. Unset: the intake is off and answers 404.
+   */
+  MONITOR_WEBHOOK_SECRET: optional.refine((v) => v === undefined || v.length >= 16, {
+    message: 'must be at least 16 characters (e.g. `openssl rand -hex 24`), or unset to turn the monitor intake off',
+  }),
 }).superRefine((config, context) => {
   if (config.PASSWORD_SCRYPT_N !== undefined && config.PASSWORD_SCRYPT_N < DEFAULT_SCRYPT_N && config.NODE_ENV !== 'test') {
     context.addIssue({

@@ -44,6 +44,8 @@ import { playlistQueryRoutes } from '../query/mediaserver/playlists.routes.ts';
 import { playlistCommandRoutes } from '../command/mediaserver/playlists.routes.ts';
 import { favoritesPlaylistRoutes } from '../command/mediaserver/favorites-playlist.routes.ts';
 import { operationsRoutes } from '../query/operations/operations.routes.ts';
+import { monitorWebhookRoutes } from '../command/monitor/webhooks.routes.ts';
+import { monitorRoutes } from '../query/admin/monitor.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -94,4 +96,6 @@ export const routes: Route[] = [
   ...playlistCommandRoutes,
   ...playlistQueryRoutes,
   ...favoritesPlaylistRoutes,
+  ...monitorWebhookRoutes,
+  ...monitorRoutes,
 ];

@@ -11,6 +11,7 @@ import { favoritesProjector } from './me/favorites.projector.ts';
 import { albumCollectionProjector } from './me/album-collection.projector.ts';
 import { commentsProjector } from './me/comments.projector.ts';
 import { dashboardProjector } from './scrobbler/dashboard.projector.ts';
+import { monitorEventsProjector } from './monitor/monitor-events.projector.ts';
 
 /** Every read model of the service. */
 export const projectors: Projector[] = [
@@ -26,6 +27,7 @@ export const projectors: Projector[] = [
   mediaserverLinksProjector,
   mediaserverLibraryProjector,
   mediaserverPlaylistsProjector,
+  monitorEventsProjector,
 ];
 
 /**

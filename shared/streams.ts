@@ -22,6 +22,8 @@ export const mediaserverSectionStream = (serverId: string, sectionId: string) =>
 /** A user's playlists on the media server, as last fetched with their token. */
 export const mediaserverPlaylistsStream = (userKey: string) => `mediaserverplaylists-${userKey}`;
 export const scrobblesStream = (userKey: string) => `scrobbles-${userKey}`;
+/** One delivery of the monitor intake: named from the sender's delivery id when there is one (a repeat finds it taken). */
+export const monitorEventStream = (monitorEventId: string) => `monitorevent-${monitorEventId}`;
 
 export function categoryOf(streamId: string): string {
   const dash = streamId.indexOf('-');

@@ -16,6 +16,7 @@ import type { FavoritesTable } from '../../projectors/me/favorites.table.ts';
 import type { AlbumCollectionTable } from '../../projectors/me/album-collection.table.ts';
 import type { CommentsTable } from '../../projectors/me/comments.table.ts';
 import type * as Dashboard from '../../projectors/scrobbler/dashboard.table.ts';
+import type { MonitorEventValuesTable, MonitorEventsTable } from '../../projectors/monitor/monitor-events.table.ts';
 
 /**
  * Every table of the database, for kysely's typing. This is the one place of infra/ that sees the
@@ -56,4 +57,6 @@ export interface Database {
   mediaserver_playlists: MediaserverPlaylistsTable;
   mediaserver_playlist_items: MediaserverPlaylistItemsTable;
   reactor_checkpoints: ReactorCheckpointsTable;
+  monitor_events: MonitorEventsTable;
+  monitor_event_values: MonitorEventValuesTable;
 }

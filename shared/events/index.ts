@@ -7,9 +7,11 @@ import { type MeEvent, meEventSchemas } from './me.events.ts';
 import { type MediaserverLinkEvent, mediaserverEventSchemas } from './mediaserver.events.ts';
 import { type MediaserverLibraryEvent, mediaserverLibraryEventSchemas } from './mediaserver-library.events.ts';
 import { type MediaserverPlaylistEvent, mediaserverPlaylistEventSchemas } from './mediaserver-playlists.events.ts';
+import { type MonitorEvent, monitorEventSchemas } from './monitor.events.ts';
 
 /** Every domain event of the service, discriminated by `type`. */
-export type DomainEvent = TaskEvent | UserEvent | CanonicalEvent | ScrobbleEvent | MeEvent | MediaserverLinkEvent | MediaserverLibraryEvent | MediaserverPlaylistEvent;
+export type DomainEvent = TaskEvent | UserEvent | CanonicalEvent | ScrobbleEvent | MeEvent | MediaserverLinkEvent | MediaserverLibraryEvent | MediaserverPlaylistEvent
+  | MonitorEvent;
 export type DomainEventType = DomainEvent['type'];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 
@@ -23,4 +25,5 @@ export const eventSchemas: Record<DomainEventType, z.ZodType> = {
   ...mediaserverEventSchemas,
   ...mediaserverLibraryEventSchemas,
   ...mediaserverPlaylistEventSchemas,
+  ...monitorEventSchemas,
 };

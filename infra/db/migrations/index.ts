@@ -16,6 +16,7 @@ import * as projectionHealth from './0014-projection-health.ts';
 import * as callbackStates from './0015-callback-states.ts';
 import * as libraryListOrder from './0015-library-list-order.ts';
 import * as credentialSealing from './0018-credential-sealing.ts';
+import * as monitorEvents from './0080-monitor-events.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0015-callback-states': callbackStates,
   '0015-library-list-order': libraryListOrder,
   '0018-credential-sealing': credentialSealing,
+  '0080-monitor-events': monitorEvents,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -30,6 +30,8 @@ const MATRIX: { route: RegExp; allowed: Caller[] }[] = [
   { route: /^GET \/library\//, allowed: SIGNED_IN },
   { route: /^\w+ \/scrobbler\//, allowed: SIGNED_IN },
   { route: /^\w+ \/mediaserver\//, allowed: SIGNED_IN },
+  // Webhooks from machines: no session; the intake's shared secret decides (404 while it is unset, 401 when wrong).
+  { route: /^POST \/monitor\/webhooks\//, allowed: ANYONE },
 ];
 
 /** What a 403 says, by the least role allowed; the OpenAPI document must say the same. */

@@ -46,6 +46,7 @@ import { favoritesPlaylistRoutes } from '../command/mediaserver/favorites-playli
 import { operationsRoutes } from '../query/operations/operations.routes.ts';
 import { monitorWebhookRoutes } from '../command/monitor/webhooks.routes.ts';
 import { monitorRoutes } from '../query/admin/monitor.routes.ts';
+import { dbStatsRoutes } from '../query/admin/db-stats.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -98,4 +99,5 @@ export const routes: Route[] = [
   ...favoritesPlaylistRoutes,
   ...monitorWebhookRoutes,
   ...monitorRoutes,
+  ...dbStatsRoutes,
 ];

@@ -12,6 +12,8 @@ import { albumCollectionProjector } from './me/album-collection.projector.ts';
 import { commentsProjector } from './me/comments.projector.ts';
 import { dashboardProjector } from './scrobbler/dashboard.projector.ts';
 import { monitorEventsProjector } from './monitor/monitor-events.projector.ts';
+import { dbCountersProjector } from './admin/db-counters.projector.ts';
+import { upstreamConnectionsProjector } from './admin/upstream-connections.projector.ts';
 
 /** Every read model of the service. */
 export const projectors: Projector[] = [
@@ -28,6 +30,8 @@ export const projectors: Projector[] = [
   mediaserverLibraryProjector,
   mediaserverPlaylistsProjector,
   monitorEventsProjector,
+  dbCountersProjector,
+  upstreamConnectionsProjector,
 ];
 
 /**

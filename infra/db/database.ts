@@ -17,6 +17,8 @@ import type { AlbumCollectionTable } from '../../projectors/me/album-collection.
 import type { CommentsTable } from '../../projectors/me/comments.table.ts';
 import type * as Dashboard from '../../projectors/scrobbler/dashboard.table.ts';
 import type { MonitorEventValuesTable, MonitorEventsTable } from '../../projectors/monitor/monitor-events.table.ts';
+import type { CountedThroughTable, EventCountsTable, RefCountsTable } from '../../projectors/admin/db-counters.table.ts';
+import type { UpstreamConnectionsTable } from '../../projectors/admin/upstream-connections.table.ts';
 
 /**
  * Every table of the database, for kysely's typing. This is the one place of infra/ that sees the
@@ -59,4 +61,8 @@ export interface Database {
   reactor_checkpoints: ReactorCheckpointsTable;
   monitor_events: MonitorEventsTable;
   monitor_event_values: MonitorEventValuesTable;
+  event_counts: EventCountsTable;
+  ref_counts: RefCountsTable;
+  counted_through: CountedThroughTable;
+  upstream_connections: UpstreamConnectionsTable;
 }

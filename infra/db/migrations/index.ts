@@ -17,6 +17,8 @@ import * as callbackStates from './0015-callback-states.ts';
 import * as libraryListOrder from './0015-library-list-order.ts';
 import * as credentialSealing from './0018-credential-sealing.ts';
 import * as monitorEvents from './0080-monitor-events.ts';
+import * as dbCounters from './0081-db-counters.ts';
+import * as upstreamConnections from './0082-upstream-connections.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -38,6 +40,8 @@ const migrations: Record<string, Migration> = {
   '0015-library-list-order': libraryListOrder,
   '0018-credential-sealing': credentialSealing,
   '0080-monitor-events': monitorEvents,
+  '0081-db-counters': dbCounters,
+  '0082-upstream-connections': upstreamConnections,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

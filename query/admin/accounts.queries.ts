@@ -25,12 +25,18 @@ export const AccountCounts = z.object({
 export async function accountCounts(db: Kysely<Database>, staleDays: number, now: Date): Promise<z.infer<typeof AccountCounts>> {
   const cutoff = new Date(now.getTime() - staleDays * 86_400_000);
   const activity = sql<Date>`coalesce(last_sync_at, linked_at)`;
-  const staleRows = db.selectFrom('upstream_connections').where(activity, '<', cutoff);
-  const [roles, links, staleCount, stale] = await Promise.all([
+  const [roles, links, stale] = await Promise.all([
     db.selectFrom('users').select(['role', sql<number>`count(*)::int`.as('n')]).where('deleted', '=', false).groupBy('role').execute(),
     db.selectFrom('upstream_connections').select(['upstream', sql<number>`count(*)::int`.as('n')]).groupBy('upstream').execute(),
-    staleRows.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
-    staleRows.select(['username', 'upstream', 'linked_at', 'last_sync_at']).orderBy(activity).orderBy('username').orderBy('upstream').limit(LISTED).execute(),
+    db
+      .selectFrom('upstream_connections')
+      .select(['username', 'upstream', 'linked_at', 'last_sync_at', sql<number>`(count(*) over ())::int`.as('stale')])
+      .where(activity, '<', cutoff)
+      .orderBy(activity)
+      .orderBy('username')
+      .orderBy('upstream')
+      .limit(LISTED)
+      .execute(),
   ]);
   const by_role = { viewer: 0, staff: 0, admin: 0 };
   for (const r of roles) if (r.role in by_role) by_role[r.role as keyof typeof by_role] = r.n;
@@ -40,7 +46,7 @@ export async function accountCounts(db: Kysely<Database>, staleDays: number, now
     linked_accounts,
     stale_connected_users: {
       stale_days: staleDays,
-      count: staleCount.n,
+      count: stale[0]?.stale ?? 0,
       users: stale.map((r) => ({
         username: r.username,
         upstream: r.upstream as (typeof UPSTREAMS)[number],

@@ -11,7 +11,7 @@ export const TableSize = z.object({
   table: z.string(),
   rows: z.number().int(),
   rows_estimated: z.boolean().describe('true: from the database statistics (large tables), not counted'),
-  size_bytes: z.number().int().describe('table, indexes and TOAST'),
+  size_bytes: z.number().int().describe('the table, its TOAST and its indexes (main forks)'),
 });
 export type TableSize = z.infer<typeof TableSize>;
 
@@ -19,33 +19,36 @@ interface CatalogRow {
   name: string;
   size_bytes: string | number;
   heap_bytes: string | number;
-  live: string | number | null;
+  live: string | number;
   reltuples: string | number;
 }
 
 /**
- * Rows and size of each table from the catalog (sizes from the files, rows from the statistics the
- * database keeps), never a scan of a large table: small tables are counted exactly, within a budget.
+ * Rows and size of each table from the catalog, never a scan of a large table: sizes from the
+ * files (main forks only, a stat each: the free-space and visibility maps are small and cost as
+ * many again), rows counted exactly for small non-empty tables within a budget, else the live-row
+ * count the statistics keep (the planner's estimate when they have none).
  */
 export async function tableSizes(db: Kysely<Database>, tables: readonly string[]): Promise<Map<string, TableSize>> {
   if (tables.length === 0) return new Map();
   const { rows } = await sql<CatalogRow>`
-    select c.relname as name, pg_total_relation_size(c.oid) as size_bytes, pg_relation_size(c.oid) as heap_bytes, s.n_live_tup as live, c.reltuples
+    select c.relname as name, pg_relation_size(c.oid) as heap_bytes, pg_stat_get_live_tuples(c.oid) as live, c.reltuples,
+           pg_relation_size(c.oid) + coalesce(pg_relation_size(nullif(c.reltoastrelid, 0)), 0)
+             + coalesce((select sum(pg_relation_size(i.indexrelid)) from pg_index i where i.indrelid = c.oid), 0) as size_bytes
       from pg_class c
-      join pg_namespace n on n.oid = c.relnamespace
-      left join pg_stat_user_tables s on s.relid = c.oid
-     where n.nspname = current_schema() and c.relkind = 'r' and c.relname in (${sql.join([...tables])})`.execute(db);
+     where c.relnamespace = current_schema()::regnamespace and c.relkind = 'r' and c.relname in (${sql.join([...tables])})`.execute(db);
   let budget = EXACT_BUDGET_BYTES;
   const exact = rows
-    .filter((r) => Number(r.heap_bytes) <= EXACT_BELOW_BYTES)
+    .filter((r) => Number(r.heap_bytes) > 0 && Number(r.heap_bytes) <= EXACT_BELOW_BYTES)
     .sort((a, b) => Number(a.heap_bytes) - Number(b.heap_bytes))
     .filter((r) => (budget -= Number(r.heap_bytes)) >= 0)
     .map((r) => r.name);
   const counted = await exactCounts(db, exact);
   const sizes = new Map<string, TableSize>();
   for (const r of rows) {
-    const count = counted.get(r.name);
-    const estimate = Math.max(Number(r.live ?? 0), Number(r.reltuples), 0);
+    // An empty heap file holds no row: exact without a count.
+    const count = Number(r.heap_bytes) === 0 ? 0 : counted.get(r.name);
+    const estimate = Math.max(Number(r.live), Number(r.reltuples), 0);
     sizes.set(r.name, { table: r.name, rows: count ?? Math.round(estimate), rows_estimated: count === undefined, size_bytes: Number(r.size_bytes) });
   }
   return sizes;

@@ -8,7 +8,7 @@ const at = '2026-01-01T00:00:00.000Z';
 let position = 0;
 const recorded = (id: string, event: string, user: string | null) =>
   ({
-    id: `e${++position}`, type: 'MonitorEventRecorded', stream_id: `monitorevent-${id}`, revision: 0, position: String(position), metadata: {}, created_at: new Date(at),
+    id: `e${++position}`, type: 'MonitorEventRecorded', streamId: `monitorevent-${id}`, revision: 0, position: { commit: BigInt(position), prepare: BigInt(position) }, metadata: {}, createdAt: new Date(at),
     data: { monitor_event_id: id, source: 'monitor', delivery_id: id, event, category: 'playback', media_type: 'track', user, title: 'T', artist: null, album: null, server: null, player: null, raw: { event }, at },
   }) as unknown as StoredEvent;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { bodyInt } from '../../infra/http/params.ts';
 import type { Delivery } from './record-delivery.ts';
 import { blankToNull, categoryOf } from './facts.ts';
 import { withoutSecrets } from './raw-fields.ts';
@@ -11,7 +12,8 @@ const text = (max: number) => z.string().max(max).optional();
  * `id`, when the template gives one, makes a repeated delivery count once. Other fields are kept.
  */
 export const MonitorWebhookBody = z.looseObject({
-  id: z.union([z.string().max(200), z.number().int()]).optional(),
+  /** A numeric id is taken as its decimal text; fifteen digits are more than any counter or timestamp a template makes. */
+  id: z.union([z.string().max(200), bodyInt({ min: 0, max: 999_999_999_999_999 })]).optional(),
   event: z.string().trim().min(1).max(100),
   category: text(100),
   media_type: text(50),

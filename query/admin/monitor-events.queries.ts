@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
 import { FILTER_COLUMNS, type FilterField } from '../../projectors/monitor/monitor-events.filters.ts';
 import type { MonitorEventsTable } from '../../projectors/monitor/monitor-events.table.ts';
+import { MonitorEventFacts, MonitorSource } from '../../shared/events/monitor.events.ts';
 import { offsetOf } from '../../shared/paging.ts';
 
 const DAY_MS = 86_400_000;
@@ -20,17 +21,9 @@ export interface MonitorSlice {
 
 export const MonitorEventRecord = z.object({
   monitor_event_id: z.string(),
-  source: z.string(),
+  source: MonitorSource,
   delivery_id: z.string().nullable(),
-  event: z.string(),
-  category: z.string(),
-  media_type: z.string().nullable(),
-  user: z.string().nullable(),
-  title: z.string().nullable(),
-  artist: z.string().nullable(),
-  album: z.string().nullable(),
-  server: z.string().nullable(),
-  player: z.string().nullable(),
+  ...MonitorEventFacts.shape,
   received_at: z.string(),
   raw: z.record(z.string(), z.unknown()).describe('the fields as the sender sent them, secrets removed'),
 });
@@ -62,7 +55,7 @@ export function inSlice(db: Kysely<Database>, slice: MonitorSlice, now: Date) {
 
 function toRecord(row: Selectable<MonitorEventsTable>): z.infer<typeof MonitorEventRecord> {
   const { user_name, search_text: _, received_at, ...rest } = row;
-  return { ...rest, user: user_name, received_at: received_at.toISOString() };
+  return { ...rest, source: rest.source as MonitorSource, user: user_name, received_at: received_at.toISOString() };
 }
 
 /** Newest first; `filters` holds every value each filter can take, whatever is selected. */

@@ -97,6 +97,13 @@ const schema = z.object({
   METABASE_CONTACT: optional.refine((v) => v === undefined || (v.length <= 200 && !/[\u0000-\u001f\u007f]/.test(v)), {
     message: 'must be one line of at most 200 characters (an e-mail address or a URL)',
   }),
+  /**
+   * The shared secret of the monitor intake (POST /monitor/webhooks/*), sent in the X-Monitor-Token
+   * header or `?token=`. Unset: the intake is off and answers 404.
+   */
+  MONITOR_WEBHOOK_SECRET: optional.refine((v) => v === undefined || v.length >= 16, {
+    message: 'must be at least 16 characters (e.g. `openssl rand -hex 24`), or unset to turn the monitor intake off',
+  }),
 }).superRefine((config, context) => {
   if (config.PASSWORD_SCRYPT_N !== undefined && config.PASSWORD_SCRYPT_N < DEFAULT_SCRYPT_N && config.NODE_ENV !== 'test') {
     context.addIssue({

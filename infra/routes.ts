@@ -55,6 +55,9 @@ import { enrichmentCoverageRoutes } from '../query/enrichment/coverage.routes.ts
 import { metabaseAdminCommandRoutes } from '../command/metabase/admin.routes.ts';
 import { metabaseAdminQueryRoutes } from '../query/metabase/admin.routes.ts';
 import { artistPageRoutes } from '../query/canonical/artist-pages.routes.ts';
+import { monitorWebhookRoutes } from '../command/monitor/webhooks.routes.ts';
+import { monitorRoutes } from '../query/admin/monitor.routes.ts';
+import { dbStatsRoutes } from '../query/admin/db-stats.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -116,4 +119,7 @@ export const routes: Route[] = [
   ...metabaseAdminCommandRoutes,
   ...metabaseAdminQueryRoutes,
   ...artistPageRoutes,
+  ...monitorWebhookRoutes,
+  ...monitorRoutes,
+  ...dbStatsRoutes,
 ];

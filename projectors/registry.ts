@@ -13,6 +13,9 @@ import { commentsProjector } from './me/comments.projector.ts';
 import { dashboardProjector } from './scrobbler/dashboard.projector.ts';
 import { assistantConversationsProjector } from './assistant/conversations.projector.ts';
 import { enrichmentErrorsProjector } from './enrichment/enrichment-errors.projector.ts';
+import { monitorEventsProjector } from './monitor/monitor-events.projector.ts';
+import { dbCountersProjector } from './admin/db-counters.projector.ts';
+import { upstreamConnectionsProjector } from './admin/upstream-connections.projector.ts';
 
 /** Every read model of the service. */
 export const projectors: Projector[] = [
@@ -30,6 +33,9 @@ export const projectors: Projector[] = [
   mediaserverPlaylistsProjector,
   assistantConversationsProjector,
   enrichmentErrorsProjector,
+  monitorEventsProjector,
+  dbCountersProjector,
+  upstreamConnectionsProjector,
 ];
 
 /**

@@ -43,6 +43,9 @@ export class Conflict extends DomainError {
 export class PreconditionFailed extends DomainError {
   readonly status = 412;
 }
+export class PayloadTooLarge extends DomainError {
+  readonly status = 413;
+}
 export class UnsupportedMediaType extends DomainError {
   readonly status = 415;
 }

@@ -26,6 +26,8 @@ export const scrobblesStream = (userKey: string) => `scrobbles-${userKey}`;
 export const assistantConversationStream = (conversationId: string) => `assistantconversation-${conversationId}`;
 /** Admin clears of the enrichment error rows (the rows themselves follow the entities' streams). */
 export const enrichmentErrorsStream = () => 'enrichmenterrors-all';
+/** One delivery of the monitor intake: named from the sender's delivery id when there is one (a repeat finds it taken). */
+export const monitorEventStream = (monitorEventId: string) => `monitorevent-${monitorEventId}`;
 
 export function categoryOf(streamId: string): string {
   const dash = streamId.indexOf('-');

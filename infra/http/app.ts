@@ -11,6 +11,7 @@ import { clientCors } from './cors.ts';
 import { docsRouter } from './docs.ts';
 import { RequestValidationError, type Location, errorMiddleware, validationDetails } from './errors.ts';
 import { inputProblems } from './input-guard.ts';
+import { intakeGuard } from './intake.ts';
 import { openApiDocument } from './openapi.ts';
 import type { RequestActivity } from './request-activity.ts';
 
@@ -26,6 +27,9 @@ export function createApp(ctx: AppContext, routes: Route[], activity: RequestAct
   app.use(activity.middleware);
   app.use(clientCors(ctx.config.CLIENT_URL));
   app.use(cookieParser());
+  // Webhooks come without a session or an Origin, in their sender's body format: their shared secret
+  // stands in for the CSRF and JSON-only rules below, which every other route keeps.
+  for (const route of routes) if (route.intake) app[route.method](expressPath(route.path), ...intakeGuard(ctx.config, route.intake), handlerFor(ctx, route));
   app.use(csrfGuard(ctx.config.CLIENT_URL));
   app.use(express.json({ limit: '1mb', type: () => true }));
 
@@ -34,7 +38,7 @@ export function createApp(ctx: AppContext, routes: Route[], activity: RequestAct
     res.json(document);
   });
   app.use(docsRouter());
-  for (const route of routes) app[route.method](expressPath(route.path), handlerFor(ctx, route));
+  for (const route of routes) if (!route.intake) app[route.method](expressPath(route.path), handlerFor(ctx, route));
 
   app.use(notFound(routes));
   app.use(errorMiddleware);

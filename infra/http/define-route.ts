@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { SessionUser } from '../../shared/users.ts';
+import type { Intake } from './intake.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /**
@@ -44,6 +45,8 @@ interface RouteDeclaration<P extends Shape | undefined, Q extends Shape | undefi
   responseHeaders?: Record<string, { description: string; type: 'integer' | 'string' }>;
   /** The handler wrote the response itself (streams, redirects, cookies with bodies of its own). */
   raw?: boolean;
+  /** A machine-to-machine delivery authenticated by a shared secret, not a session (a webhook); `access` is then `public`. */
+  intake?: Intake;
 }
 
 /**

@@ -37,6 +37,7 @@ function parameters(route: Route) {
     }
   }
   if (route.access !== 'public') out.push({ name: 'media_session', in: 'cookie', required: false, schema: { type: 'string' } });
+  if (route.intake) out.push({ name: route.intake.header, in: 'header', required: false, schema: { type: 'string' }, description: 'the shared secret (or `?token=`)' });
   return out;
 }
 
@@ -62,11 +63,14 @@ function operation(route: Route) {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     parameters: parameters(route),
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(route.body, 'input') } } } } : {}),
+    ...(route.body ? { requestBody: { required: true, content: { [bodyType(route)]: { schema: jsonSchema(route.body, 'input') } } } } : {}),
     responses,
     ...(route.access !== 'public' ? { security: [{ cookieSession: [] }] } : {}),
   };
 }
+
+/** JSON everywhere but on the intake of a sender that posts forms. */
+const bodyType = (route: Route) => (route.intake?.body === 'form' ? 'multipart/form-data' : 'application/json');
 
 function responseHeaders(headers: NonNullable<Route['responseHeaders']>) {
   return Object.fromEntries(Object.entries(headers).map(([name, { description, type }]) => [name, { description, schema: { type } }]));

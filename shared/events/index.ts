@@ -9,6 +9,7 @@ import { type MediaserverLibraryEvent, mediaserverLibraryEventSchemas } from './
 import { type MediaserverPlaylistEvent, mediaserverPlaylistEventSchemas } from './mediaserver-playlists.events.ts';
 import { type AssistantEvent, assistantEventSchemas } from './assistant.events.ts';
 import { type EnrichmentEvent, enrichmentEventSchemas } from './enrichment.events.ts';
+import { type MonitorEvent, monitorEventSchemas } from './monitor.events.ts';
 
 /** Every domain event of the service, discriminated by `type`. */
 export type DomainEvent =
@@ -21,7 +22,8 @@ export type DomainEvent =
   | MediaserverLibraryEvent
   | MediaserverPlaylistEvent
   | AssistantEvent
-  | EnrichmentEvent;
+  | EnrichmentEvent
+  | MonitorEvent;
 export type DomainEventType = DomainEvent['type'];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 
@@ -37,4 +39,5 @@ export const eventSchemas: Record<DomainEventType, z.ZodType> = {
   ...mediaserverPlaylistEventSchemas,
   ...assistantEventSchemas,
   ...enrichmentEventSchemas,
+  ...monitorEventSchemas,
 };

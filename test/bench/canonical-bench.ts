@@ -16,6 +16,7 @@ import { loadConfig } from '../../infra/config.ts';
 import { setLogLevel } from '../../infra/logger.ts';
 import { createService } from '../../infra/service.ts';
 import { HttpProbe, type Sample } from './probe.ts';
+import { sessionCookie } from './session.ts';
 import { envInt, fmtMs, fmtRate, fmtRatio, now, percentile, rate, table, timed } from './report.ts';
 import { syntheticObservations } from './synthetic-observations.ts';
 
@@ -59,7 +60,7 @@ try {
   const counts = await ctx.db.selectFrom('canonical_docs').select(['kind', (eb) => eb.fn.countAll<number>().as('n')]).where('tombstoned', '=', false).groupBy('kind').execute();
   const events = await ctx.db.selectFrom('events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
 
-  const cookie = await login(url!);
+  const cookie = await sessionCookie(url!, 'admin', PASSWORD);
   const paths = ['/library/albums', '/library/albums?sort=name&filter=playable&page=20', '/library/albums?genre=jazz&sort=source_count'];
   const library = [];
   for (const path of paths) library.push({ path, samples: await probe(url! + path, { cookie }) });
@@ -124,12 +125,4 @@ async function helloWorld(): Promise<{ server: Server; url: string }> {
   });
   const address = server.address();
   return { server, url: `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/` };
-}
-
-async function login(url: string): Promise<string> {
-  const res = await fetch(`${url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: PASSWORD }) });
-  if (res.status !== 200) throw new Error(`login answered ${res.status}`);
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('media_session='));
-  if (!cookie) throw new Error('login set no media_session cookie');
-  return cookie.split(';')[0]!;
 }

@@ -20,6 +20,9 @@ import * as enrichedDocs from './0040-enriched-docs.ts';
 import * as enrichmentErrors from './0041-enrichment-errors.ts';
 import * as metabaseCache from './0042-metabase-cache.ts';
 import * as assistantConversations from './0070-assistant-conversations.ts';
+import * as monitorEvents from './0080-monitor-events.ts';
+import * as dbCounters from './0081-db-counters.ts';
+import * as upstreamConnections from './0082-upstream-connections.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -44,6 +47,9 @@ const migrations: Record<string, Migration> = {
   '0041-enrichment-errors': enrichmentErrors,
   '0042-metabase-cache': metabaseCache,
   '0070-assistant-conversations': assistantConversations,
+  '0080-monitor-events': monitorEvents,
+  '0081-db-counters': dbCounters,
+  '0082-upstream-connections': upstreamConnections,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -34,6 +34,8 @@ const MATRIX: { route: RegExp; allowed: Caller[] }[] = [
   { route: /^POST \/library\/playlist\/(generate|create)$/, allowed: SIGNED_IN },
   { route: /^GET \/radio\/seed-from-text$/, allowed: SIGNED_IN },
   { route: /^\w+ \/metabase\//, allowed: SIGNED_IN },
+  // Webhooks from machines: no session; the intake's shared secret decides (404 while it is unset, 401 when wrong).
+  { route: /^POST \/monitor\/webhooks\//, allowed: ANYONE },
 ];
 
 /** What a 403 says, by the least role allowed; the OpenAPI document must say the same. */

@@ -58,6 +58,8 @@ import { artistPageRoutes } from '../query/canonical/artist-pages.routes.ts';
 import { monitorWebhookRoutes } from '../command/monitor/webhooks.routes.ts';
 import { monitorRoutes } from '../query/admin/monitor.routes.ts';
 import { dbStatsRoutes } from '../query/admin/db-stats.routes.ts';
+import { streamerLinkRoutes } from '../command/streamer/link.routes.ts';
+import { streamerLinkQueryRoutes } from '../query/streamer/link.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -122,4 +124,6 @@ export const routes: Route[] = [
   ...monitorWebhookRoutes,
   ...monitorRoutes,
   ...dbStatsRoutes,
+  ...streamerLinkQueryRoutes,
+  ...streamerLinkRoutes,
 ];

@@ -28,6 +28,10 @@ export const assistantConversationStream = (conversationId: string) => `assistan
 export const enrichmentErrorsStream = () => 'enrichmenterrors-all';
 /** One delivery of the monitor intake: named from the sender's delivery id when there is one (a repeat finds it taken). */
 export const monitorEventStream = (monitorEventId: string) => `monitorevent-${monitorEventId}`;
+/** A user's streamer link (identity and the credential holding its tokens). */
+export const streamerLinkStream = (userKey: string) => `streamerlink-${userKey}`;
+/** What syncs mirrored of the user's streamer account, as changes since the mirror's last state. */
+export const streamerMirrorStream = (userKey: string) => `streamermirror-${userKey}`;
 
 export function categoryOf(streamId: string): string {
   const dash = streamId.indexOf('-');

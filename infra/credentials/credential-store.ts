@@ -42,6 +42,10 @@ export function createCredentialStore(db: Kysely<Database>, secretKey: string) {
         return undefined;
       }
     },
+    /** Rewrites a credential in place (a rotated upstream token): its id, and the events naming it, stay valid. */
+    async replace(credentialId: string, secret: string): Promise<void> {
+      await db.updateTable('credentials').set({ secret: cipher.encrypt(secret, credentialId), seal_version: SEAL_VERSION }).where('credential_id', '=', credentialId).execute();
+    },
     /** Drops one credential (a row whose event was refused, so nothing refers to it). */
     async remove(credentialId: string): Promise<void> {
       await db.deleteFrom('credentials').where('credential_id', '=', credentialId).execute();

@@ -22,6 +22,8 @@ import type { MetabaseCacheTable } from '../upstreams/metabase/cache.table.ts';
 import type { MonitorEventValuesTable, MonitorEventsTable } from '../../projectors/monitor/monitor-events.table.ts';
 import type { CountedThroughTable, EventCountsTable, RefCountsTable } from '../../projectors/admin/db-counters.table.ts';
 import type { UpstreamConnectionsTable } from '../../projectors/admin/upstream-connections.table.ts';
+import type { StreamerLinksTable } from '../../projectors/streamer/links.table.ts';
+import type * as StreamerMirror from '../../projectors/streamer/mirror.table.ts';
 
 /**
  * Every table of the database, for kysely's typing. This is the one place of infra/ that sees the
@@ -72,4 +74,11 @@ export interface Database {
   ref_counts: RefCountsTable;
   counted_through: CountedThroughTable;
   upstream_connections: UpstreamConnectionsTable;
+  streamer_links: StreamerLinksTable;
+  streamer_saved_tracks: StreamerMirror.StreamerSavedTracksTable;
+  streamer_saved_albums: StreamerMirror.StreamerSavedAlbumsTable;
+  streamer_followed_artists: StreamerMirror.StreamerFollowedArtistsTable;
+  streamer_playlists: StreamerMirror.StreamerPlaylistsTable;
+  streamer_playlist_items: StreamerMirror.StreamerPlaylistItemsTable;
+  streamer_plays: StreamerMirror.StreamerPlaysTable;
 }

@@ -60,6 +60,7 @@ import { monitorRoutes } from '../query/admin/monitor.routes.ts';
 import { dbStatsRoutes } from '../query/admin/db-stats.routes.ts';
 import { streamerLinkRoutes } from '../command/streamer/link.routes.ts';
 import { streamerLinkQueryRoutes } from '../query/streamer/link.routes.ts';
+import { streamerSyncRoutes } from '../command/streamer/sync.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -126,4 +127,5 @@ export const routes: Route[] = [
   ...dbStatsRoutes,
   ...streamerLinkQueryRoutes,
   ...streamerLinkRoutes,
+  ...streamerSyncRoutes,
 ];

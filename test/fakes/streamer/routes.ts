@@ -10,6 +10,7 @@ const apiError = (res: Response, status: number, message: string) => res.status(
 /** The accounts service (`/authorize` is the browser's, not ours; `/api/token` is) and the Web API under `/v1`. */
 export function streamerRoutes(state: StreamerFakeState) {
   return (app: Express) => {
+    const page = (req: Request, all: Json[], max: number) => offsetPage(req, all, Math.min(max, state.maxPage));
     app.post('/api/token', (req, res) => token(state, req, res));
 
     app.use('/v1', (req, res, next) => {
@@ -29,17 +30,17 @@ export function streamerRoutes(state: StreamerFakeState) {
       const account = res.locals.account as FakeAccount;
       res.json({ display_name: account.display_name, external_urls: { spotify: `https://open.spotify.com/user/${account.id}` }, href: `https://api.spotify.com/v1/users/${account.id}`, id: account.id, images: [], type: 'user', uri: `spotify:user:${account.id}`, followers: { href: null, total: 0 } });
     });
-    app.get('/v1/me/tracks', (req, res) => res.json(offsetPage(req, (res.locals.account as FakeAccount).savedTracks, MAX_LIMIT)));
-    app.get('/v1/me/albums', (req, res) => res.json(offsetPage(req, (res.locals.account as FakeAccount).savedAlbums, MAX_LIMIT)));
-    app.get('/v1/me/playlists', (req, res) => res.json(offsetPage(req, (res.locals.account as FakeAccount).playlists.map((p) => p.playlist), MAX_LIMIT)));
+    app.get('/v1/me/tracks', (req, res) => res.json(page(req, (res.locals.account as FakeAccount).savedTracks, MAX_LIMIT)));
+    app.get('/v1/me/albums', (req, res) => res.json(page(req, (res.locals.account as FakeAccount).savedAlbums, MAX_LIMIT)));
+    app.get('/v1/me/playlists', (req, res) => res.json(page(req, (res.locals.account as FakeAccount).playlists.map((p) => p.playlist), MAX_LIMIT)));
     app.get('/v1/playlists/:id/tracks', (req, res) => {
       const found = (res.locals.account as FakeAccount).playlists.find((p) => p.playlist.id === req.params.id);
       if (!found) return apiError(res, 404, 'Not found.');
-      res.json(offsetPage(req, found.items, MAX_PLAYLIST_LIMIT));
+      res.json(page(req, found.items, MAX_PLAYLIST_LIMIT));
     });
     app.get('/v1/me/following', (req, res) => {
       if (req.query.type !== 'artist') return apiError(res, 400, 'Invalid type');
-      res.json({ artists: cursorPage(req, (res.locals.account as FakeAccount).followedArtists) });
+      res.json({ artists: cursorPage(req, (res.locals.account as FakeAccount).followedArtists, Math.min(MAX_LIMIT, state.maxPage)) });
     });
     app.get('/v1/me/player/recently-played', (req, res) => {
       const limit = clamp(req.query.limit, 20, MAX_LIMIT);
@@ -91,7 +92,7 @@ const base = (req: Request) => `${req.protocol}://${req.get('host')}`;
 
 function clamp(value: unknown, fallback: number, max: number): number {
   const n = Number(value ?? fallback);
-  return Number.isInteger(n) && n > 0 ? Math.min(n, max) : fallback;
+  return Number.isInteger(n) && n > 0 ? Math.min(n, max) : Math.min(fallback, max);
 }
 
 /** The paging object of offset-paged lists, `next` an absolute link as the API gives it. */
@@ -111,8 +112,8 @@ function offsetPage(req: Request, all: Json[], max: number) {
 }
 
 /** The cursor paging of followed artists: `after` is the last id of the page before. */
-function cursorPage(req: Request, all: Json[]) {
-  const limit = clamp(req.query.limit, 20, MAX_LIMIT);
+function cursorPage(req: Request, all: Json[], max: number) {
+  const limit = clamp(req.query.limit, 20, max);
   const after = typeof req.query.after === 'string' ? all.findIndex((a) => a.id === req.query.after) + 1 : 0;
   const items = all.slice(after, after + limit);
   const last = items.at(-1)?.id;

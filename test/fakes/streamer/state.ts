@@ -35,6 +35,8 @@ export class StreamerFakeState {
   readonly refreshTokens = new Map<string, string>();
   readonly failures: Injected[] = [];
   rotateRefreshTokens = false;
+  /** The largest page served whatever `limit` asks, to exercise paging with few items. */
+  maxPage = 50;
   /** Applications registered since late 2024 get 403 from the audio-features endpoint. */
   audioFeaturesForbidden = true;
   /** Called on every API page served (the bench and cancel tests hook in here). */
@@ -130,7 +132,9 @@ export function track(spec: TrackSpec): Json {
   base.name = spec.name;
   base.uri = `spotify:track:${base.id}`;
   base.artists = [artist];
-  base.album = { ...base.album, id: spotifyId(`album:${spec.artist}:${spec.album}`), name: spec.album, artists: [artist] };
+  // The API embeds the same album (images, release date) that /me/albums shows in full.
+  const { album } = TEMPLATES.savedAlbum();
+  base.album = { ...base.album, id: spotifyId(`album:${spec.artist}:${spec.album}`), name: spec.album, artists: [artist], images: album.images, release_date: album.release_date, release_date_precision: album.release_date_precision };
   base.external_ids = spec.isrc === null ? {} : { isrc: spec.isrc ?? `FAKE${base.id.slice(0, 8).toUpperCase()}` };
   return base;
 }

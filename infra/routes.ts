@@ -61,6 +61,7 @@ import { dbStatsRoutes } from '../query/admin/db-stats.routes.ts';
 import { streamerLinkRoutes } from '../command/streamer/link.routes.ts';
 import { streamerLinkQueryRoutes } from '../query/streamer/link.routes.ts';
 import { streamerSyncRoutes } from '../command/streamer/sync.routes.ts';
+import { streamerPlaylistRoutes } from '../query/streamer/playlists.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -128,4 +129,5 @@ export const routes: Route[] = [
   ...streamerLinkQueryRoutes,
   ...streamerLinkRoutes,
   ...streamerSyncRoutes,
+  ...streamerPlaylistRoutes,
 ];

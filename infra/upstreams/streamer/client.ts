@@ -16,7 +16,7 @@ export const streamerConfigured = (config: Config) => Boolean(config.STREAMER_CL
 
 /** The accounts service and the Web API; 503 naming the missing settings when not configured. */
 export function streamerClients(config: Config): StreamerClients {
-  if (!streamerConfigured(config)) throw new StreamerNotConfigured();
+  assertStreamerConfigured(config);
   let http = built.get(config);
   if (!http) {
     // Tests turn pacing off, and with it the long backoff steps.
@@ -37,4 +37,9 @@ export function streamerClients(config: Config): StreamerClients {
     }),
     api: (tokens) => streamerApi(api, config.STREAMER_API_URL, tokens),
   };
+}
+
+/** For routes that make no upstream call but still say the streamer is off: 503 naming the settings. */
+export function assertStreamerConfigured(config: Config): void {
+  if (!streamerConfigured(config)) throw new StreamerNotConfigured();
 }

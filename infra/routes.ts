@@ -62,6 +62,7 @@ import { streamerLinkRoutes } from '../command/streamer/link.routes.ts';
 import { streamerLinkQueryRoutes } from '../query/streamer/link.routes.ts';
 import { streamerSyncRoutes } from '../command/streamer/sync.routes.ts';
 import { streamerPlaylistRoutes } from '../query/streamer/playlists.routes.ts';
+import { streamerImportFavoritesRoutes } from '../command/streamer/import-favorites.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -130,4 +131,5 @@ export const routes: Route[] = [
   ...streamerLinkRoutes,
   ...streamerSyncRoutes,
   ...streamerPlaylistRoutes,
+  ...streamerImportFavoritesRoutes,
 ];

@@ -63,6 +63,7 @@ import { streamerLinkQueryRoutes } from '../query/streamer/link.routes.ts';
 import { streamerSyncRoutes } from '../command/streamer/sync.routes.ts';
 import { streamerPlaylistRoutes } from '../query/streamer/playlists.routes.ts';
 import { streamerImportFavoritesRoutes } from '../command/streamer/import-favorites.routes.ts';
+import { audioFeaturesCronRoutes } from '../query/streamer/audio-features-cron.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -132,4 +133,5 @@ export const routes: Route[] = [
   ...streamerSyncRoutes,
   ...streamerPlaylistRoutes,
   ...streamerImportFavoritesRoutes,
+  ...audioFeaturesCronRoutes,
 ];

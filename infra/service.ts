@@ -29,7 +29,8 @@ import { resealLegacyCredentials } from './credentials/reseal.ts';
 import { createAuthServices } from './auth/index.ts';
 import { bootstrapAdmin } from '../command/auth/bootstrap-admin.ts';
 import { usernameKey } from '../shared/usernames.ts';
-import { taskDefinitions } from './tasks/registry.ts';
+import { taskDefinitions, taskSchedules } from './tasks/registry.ts';
+import { startSchedules } from './tasks/schedule.ts';
 import { TaskRunner } from './tasks/runner.ts';
 import { type RunningReactor, startReactor } from './reactors/reactor.ts';
 import { reactors } from './reactors/registry.ts';
@@ -118,6 +119,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const app = createApp(ctx, routes, activity);
   let server: Server | undefined;
   let stopMaintenance = () => {};
+  let stopSchedules = () => {};
 
   return {
     ctx,
@@ -132,6 +134,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         await tasks.listen();
         if (!config.KAFKA_BROKERS) await tasks.recoverInterrupted();
         runningReactors = reactors.map((reactor) => startReactor(ctx, reactor));
+        stopSchedules = startSchedules(ctx, taskSchedules);
       }
       // The first admin can sign in as soon as the API listens: the users read model includes it.
       if (roles.has('api')) await unitOfWork(ctx.readModels, () => bootstrapAdmin(ctx), { reactions: false });
@@ -152,6 +155,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
         await new Promise<void>((resolve) => server!.close(() => resolve()));
       }
       await Promise.all(runningReactors.map((r) => r.stop()));
+      stopSchedules();
       await tasks.stop();
       await projections?.stop();
       stopMaintenance();

@@ -24,6 +24,7 @@ import type { CountedThroughTable, EventCountsTable, RefCountsTable } from '../.
 import type { UpstreamConnectionsTable } from '../../projectors/admin/upstream-connections.table.ts';
 import type { StreamerLinksTable } from '../../projectors/streamer/links.table.ts';
 import type * as StreamerMirror from '../../projectors/streamer/mirror.table.ts';
+import type { StreamerAudioFeaturesTable } from '../upstreams/streamer/audio-features.table.ts';
 
 /**
  * Every table of the database, for kysely's typing. This is the one place of infra/ that sees the
@@ -81,4 +82,5 @@ export interface Database {
   streamer_playlists: StreamerMirror.StreamerPlaylistsTable;
   streamer_playlist_items: StreamerMirror.StreamerPlaylistItemsTable;
   streamer_plays: StreamerMirror.StreamerPlaysTable;
+  streamer_audio_features: StreamerAudioFeaturesTable;
 }

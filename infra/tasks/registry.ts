@@ -13,6 +13,9 @@ import { mbCreditsTask } from '../../command/enrichment/mb-credits.task.ts';
 import { enrichCatalogAlbumsTask } from '../../command/metabase/enrich-catalog-albums.task.ts';
 import { linkIsrcsTask } from '../../command/metabase/link-isrcs.task.ts';
 import { streamerSyncTask } from '../../command/streamer/sync.task.ts';
+import { audioFeaturesTask } from '../../command/streamer/audio-features.task.ts';
+import { audioFeaturesSchedule } from '../../command/streamer/audio-features.schedule.ts';
+import type { Schedule } from './schedule.ts';
 import type { AppContext } from '../context.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { TaskDefinition } from './task.ts';
@@ -35,5 +38,11 @@ export function taskDefinitions(deps: { projections: ProjectionRunner | undefine
     enrichCatalogAlbumsTask(context),
     linkIsrcsTask(context),
     streamerSyncTask(context),
+    audioFeaturesTask(context),
   ];
 }
+
+/** Tasks the worker starts on a timer. */
+export const taskSchedules: Schedule[] = [
+  audioFeaturesSchedule,
+];

@@ -44,7 +44,8 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & TaskEve
       await row.set({ cancel_requested: true, updated_at: at }).execute();
       return;
     case 'TaskFinished':
-      await row.set({ status: 'completed', summary: JSON.stringify(event.data.summary), updated_at: at, finished_at: at }).execute();
+      // A backfill family whose upstream refused every call finishes as `fetch_failed`, not `completed`.
+      await row.set({ status: finishedStatus(event.data.summary), summary: JSON.stringify(event.data.summary), updated_at: at, finished_at: at }).execute();
       return;
     case 'TaskFailed':
       await row.set({ status: 'failed', error: event.data.error, updated_at: at, finished_at: at }).execute();
@@ -56,3 +57,5 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & TaskEve
       assertNever(event);
   }
 }
+
+const finishedStatus = (summary: Record<string, unknown>) => (summary.outcome === 'fetch_failed' ? 'fetch_failed' : 'completed');

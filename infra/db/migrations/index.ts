@@ -24,6 +24,7 @@ import * as monitorEvents from './0080-monitor-events.ts';
 import * as dbCounters from './0081-db-counters.ts';
 import * as upstreamConnections from './0082-upstream-connections.ts';
 import * as streamer from './0030-streamer.ts';
+import * as streamerAudioFeatures from './0031-streamer-audio-features.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0081-db-counters': dbCounters,
   '0082-upstream-connections': upstreamConnections,
   '0030-streamer': streamer,
+  '0031-streamer-audio-features': streamerAudioFeatures,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -48,6 +48,8 @@ export function accountsClient(http: UpstreamClient, settings: AccountsSettings)
     },
     exchangeCode: (code: string, verifier: string) => token({ grant_type: 'authorization_code', code, redirect_uri: settings.redirectUri, code_verifier: verifier }),
     refresh: (refreshToken: string) => token({ grant_type: 'refresh_token', refresh_token: refreshToken }),
+    /** An app token (no user): enough for catalog reads such as audio features. */
+    appToken: () => token({ grant_type: 'client_credentials' }),
   };
 }
 

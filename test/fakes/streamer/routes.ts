@@ -19,8 +19,9 @@ export function streamerRoutes(state: StreamerFakeState) {
         if (failure.status === 429) res.setHeader('Retry-After', String(failure.retryAfter));
         return apiError(res, failure.status, failure.status === 429 ? 'API rate limit exceeded' : 'Server error');
       }
+      // The audio-features endpoint takes an app token (client credentials) as well as a user's.
       const account = state.accountOf(req.headers.authorization);
-      if (!account) return apiError(res, 401, 'The access token expired');
+      if (!account && !(req.path === '/audio-features' && state.appTokenValid(req.headers.authorization))) return apiError(res, 401, 'The access token expired');
       res.locals.account = account;
       state.onPage(req.path);
       next();
@@ -84,6 +85,9 @@ function token(state: StreamerFakeState, req: Request, res: Response) {
     }
     state.refreshTokens.delete(refresh_token);
     return res.json({ ...fixtureJson<Json>('spotify', 'token.refresh_token.json'), access_token, expires_in });
+  }
+  if (form.grant_type === 'client_credentials') {
+    return res.json({ ...fixtureJson<Json>('spotify', 'token.client_credentials.json'), ...state.issueAppToken() });
   }
   return res.status(400).json({ error: 'unsupported_grant_type', error_description: `grant_type ${form.grant_type} is not supported` });
 }

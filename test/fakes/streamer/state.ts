@@ -33,6 +33,7 @@ export class StreamerFakeState {
   readonly codes = new Map<string, Grant>();
   readonly accessTokens = new Map<string, { accountId: string; expiresAt: number }>();
   readonly refreshTokens = new Map<string, string>();
+  readonly appTokens = new Map<string, number>();
   readonly failures: Injected[] = [];
   rotateRefreshTokens = false;
   /** The largest page served whatever `limit` asks, to exercise paging with few items. */
@@ -79,6 +80,18 @@ export class StreamerFakeState {
     return { access_token, refresh_token, expires_in: lifetimeS };
   }
 
+  /** A client-credentials token: the app's, no user's. */
+  issueAppToken(lifetimeS = 3600): { access_token: string; expires_in: number } {
+    const access_token = `app-${randomBytes(16).toString('hex')}`;
+    this.appTokens.set(access_token, Date.now() + lifetimeS * 1000);
+    return { access_token, expires_in: lifetimeS };
+  }
+
+  appTokenValid(authorization: string | undefined): boolean {
+    const expiresAt = authorization?.startsWith('Bearer ') ? this.appTokens.get(authorization.slice(7)) : undefined;
+    return expiresAt !== undefined && expiresAt > Date.now();
+  }
+
   expireAccessTokens(): void {
     for (const token of this.accessTokens.values()) token.expiresAt = 0;
   }
@@ -95,7 +108,7 @@ export class StreamerFakeState {
 
   /** Every token the fake ever issued, to look for them where they must not be. */
   issuedTokens(): string[] {
-    return [...this.accessTokens.keys(), ...this.refreshTokens.keys()];
+    return [...this.accessTokens.keys(), ...this.refreshTokens.keys(), ...this.appTokens.keys()];
   }
 }
 

@@ -109,6 +109,22 @@ describe('streamer sync: POST /streamer/me/sync', () => {
     }
   });
 
+  it('refreshes a token about to expire before calling the API with it', async () => {
+    smallLibrary(fake, 'hal-account');
+    const { client } = await signedInAs(app, 'viewer');
+    await linkStreamer(client, fake, 'hal-account');
+    const linked = (await app.ctx.store.readAll()).filter((e) => e.type === 'StreamerLinked' && (e.data as { account_id: string }).account_id === 'hal-account').at(-1)!;
+    const credentialId = (linked.data as { credential_id: string }).credential_id;
+    const stored = JSON.parse((await app.ctx.auth.credentials.get(credentialId))!);
+    await app.ctx.auth.credentials.replace(credentialId, JSON.stringify({ ...stored, expires_at: Date.now() + 30_000 }));
+    fake.requests.splice(0);
+    expect((await syncAndWait(client, app)).task.status).to.equal('completed');
+    const first = fake.requests.find((r) => r.path === '/api/token' || r.path.startsWith('/v1/'))!;
+    expect(first.path).to.equal('/api/token');
+    expect(first.body).to.include({ grant_type: 'refresh_token', refresh_token: stored.refresh_token });
+    expect(fake.requests.filter((r) => r.path.startsWith('/v1/') && r.headers.authorization === `Bearer ${stored.access_token}`)).to.have.length(0);
+  });
+
   it('given the refresh token was revoked, then the sync fails with invalid_grant and the link needs relinking', async () => {
     smallLibrary(fake, 'fay-account');
     const { client } = await signedInAs(app, 'viewer');

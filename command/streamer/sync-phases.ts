@@ -48,6 +48,29 @@ const same = (before: unknown, now: unknown) => before !== undefined && stableJs
 const gone = (known: Map<string, unknown>, seen: Set<string>) => [...known.keys()].filter((id) => !seen.has(id));
 const bump = (run: PhaseRun, key: string, n: number) => void (run.counts[key] = (run.counts[key] ?? 0) + n);
 
+/**
+ * The rows with their canonical ids. A row the mirror already holds exactly as seen keeps the id it
+ * was reconciled to (merges are followed where it is read): its observation would be the same as
+ * last time. Only new or changed rows are reconciled, in one batch (`observe` gets their indexes).
+ */
+async function withCanonical<R extends object, C extends string>(
+  rows: R[],
+  idOf: (row: R) => string,
+  column: C,
+  known: ReadonlyMap<string, object>,
+  observe: (indexes: number[]) => Promise<string[]>,
+): Promise<(R & Record<C, string | null>)[]> {
+  const ids = rows.map((row) => {
+    const before = known.get(idOf(row)) as Record<string, unknown> | undefined;
+    const held = before?.[column];
+    return typeof held === 'string' && same({ ...before, [column]: null }, { ...row, [column]: null }) ? held : null;
+  });
+  const missing = ids.flatMap((id, n) => (id === null ? [n] : []));
+  const fresh = missing.length > 0 ? await observe(missing) : [];
+  missing.forEach((n, k) => (ids[n] = fresh[k] ?? null));
+  return rows.map((row, n) => ({ ...row, [column]: ids[n] }) as R & Record<C, string | null>);
+}
+
 export function phaseWalkers(run: PhaseRun): Record<Phase, PhaseWalker> {
   const { ctx, api, known, recorder, upcs } = run;
   const reconcileTracks = (tracks: Parameters<typeof trackObservation>[0][]) => reconcileMany(ctx, tracks.map((t) => trackObservation(t, upcs)), run.actor);
@@ -57,8 +80,8 @@ export function phaseWalkers(run: PhaseRun): Record<Phase, PhaseWalker> {
       async page(link, seen) {
         const page = await api.get(link, paging(SavedTrack));
         const items = page.items.flatMap((i) => (isTrack(i.track) ? [{ track: i.track, added_at: i.added_at }] : []));
-        const ids = await reconcileTracks(items.map((i) => i.track));
-        const rows = items.map((i, n) => ({ ...mirrorTrack(i.track, ids[n] ?? null), added_at: isoTime(i.added_at) }));
+        const seenRows = items.map((i) => ({ ...mirrorTrack(i.track, null), added_at: isoTime(i.added_at) }));
+        const rows = await withCanonical(seenRows, (r) => r.track_id, 'canonical_track_id', known.savedTracks, (at) => reconcileTracks(at.map((n) => items[n]!.track)));
         for (const row of rows) seen.add(row.track_id);
         await recorder.tracksSaved(rows.filter((r) => !same(known.savedTracks.get(r.track_id), r)));
         bump(run, 'saved_tracks', rows.length);
@@ -71,15 +94,16 @@ export function phaseWalkers(run: PhaseRun): Record<Phase, PhaseWalker> {
         const page = await api.get(link, paging(SavedAlbum));
         const items = page.items.filter((i) => i.album.id);
         for (const { album } of items) if (album.external_ids?.upc) upcs.set(album.id!, album.external_ids.upc);
-        const ids = await reconcileMany(ctx, items.map((i) => albumObservation(i.album, upcs)!), run.actor);
-        const rows = items.map(({ album, added_at }, n) => ({
+        const seenRows = items.map(({ album, added_at }) => ({
           album_id: album.id!,
           name: album.name,
           artist_name: album.artists.map((a) => a.name).join(', ') || null,
           upc: album.external_ids?.upc ?? null,
           added_at: isoTime(added_at),
-          canonical_album_id: ids[n] ?? null,
+          canonical_album_id: null,
         }));
+        const observe = (at: number[]) => reconcileMany(ctx, at.map((n) => albumObservation(items[n]!.album, upcs)!), run.actor);
+        const rows = await withCanonical(seenRows, (r) => r.album_id, 'canonical_album_id', known.savedAlbums, observe);
         for (const row of rows) seen.add(row.album_id);
         await recorder.albumsSaved(rows.filter((r) => !same(known.savedAlbums.get(r.album_id), r)));
         bump(run, 'saved_albums', rows.length);
@@ -90,8 +114,9 @@ export function phaseWalkers(run: PhaseRun): Record<Phase, PhaseWalker> {
     followed_artists: {
       async page(link, seen) {
         const { artists: page } = await api.get(link, FollowedArtists);
-        const ids = await reconcileMany(ctx, page.items.map((a) => artistObservation(a)!), run.actor);
-        const rows = page.items.map((a, n) => ({ artist_id: a.id, name: a.name, canonical_artist_id: ids[n] ?? null }));
+        const seenRows = page.items.map((a) => ({ artist_id: a.id, name: a.name, canonical_artist_id: null }));
+        const observe = (at: number[]) => reconcileMany(ctx, at.map((n) => artistObservation(page.items[n]!)!), run.actor);
+        const rows = await withCanonical(seenRows, (r) => r.artist_id, 'canonical_artist_id', known.followedArtists, observe);
         for (const row of rows) seen.add(row.artist_id);
         await recorder.artistsFollowed(rows.filter((r) => !same(known.followedArtists.get(r.artist_id), r)));
         bump(run, 'followed_artists', rows.length);

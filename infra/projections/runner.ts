@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { messageOf } from '../../shared/errors.ts';
 import { log } from '../logger.ts';
 import type { Database } from '../db/database.ts';
+import { inBackground } from '../db/work-class.ts';
 import { type EventStore, type Position, type RecordedEvent, START, comparePositions } from '../eventstore/event-store.ts';
 import { type BatchOutcome, applyBatch } from './apply-batch.ts';
 import { BatchSizer } from './batch-sizer.ts';
@@ -72,7 +73,7 @@ export class ProjectionRunner {
     this.lanes = lanes;
     await this.joinLanes();
     this.publishProgress();
-    this.loop = this.run();
+    this.loop = inBackground(() => this.run());
   }
 
   async stop(): Promise<void> {

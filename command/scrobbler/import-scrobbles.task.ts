@@ -78,13 +78,24 @@ export function bulkImportTask(context: () => AppContext): TaskDefinition<BulkIm
       let totalPages: number | null = null;
       let totalScrobbles: number | null = null;
       const summary = () => ({ scrobbler_username: link.scrobblerUsername, cursor, imported, total_pages: totalPages, resumed_from_page: resumed ? resumed.pages + 1 : null });
+      // The next page is fetched while this one is stamped and recorded: the import waits on the
+      // scrobbler or on the database, not on one after the other.
+      const fetchAhead = (at: ImportCursor) => {
+        const fetching = fetchPage(ctx, task, link.scrobblerUsername, at, sessionKey);
+        fetching.catch(() => undefined);
+        return fetching;
+      };
+      let ahead = fetchAhead(cursor);
       try {
         for (;;) {
           task.checkpoint();
-          const page = await fetchPage(ctx, task, link.scrobblerUsername, cursor, sessionKey);
+          const page = await ahead;
           // Each window counts what is left below it: pages read plus the window's own.
           totalPages = cursor.pages + page.totalPages - cursor.page + 1;
           if (cursor.to === null) totalScrobbles = page.total;
+          const last = cursor.page >= page.totalPages || page.scrobbles.length === 0;
+          const following = last ? { ...cursor, pages: cursor.pages + 1 } : nextWindow(cursor, Math.min(...page.scrobbles.map((s) => s.uts)));
+          if (!last) ahead = fetchAhead(following);
           const { inserted } = await importPage(ctx, {
             username,
             scrobblerUsername: link.scrobblerUsername,
@@ -96,8 +107,7 @@ export function bulkImportTask(context: () => AppContext): TaskDefinition<BulkIm
             stamper,
           });
           imported += inserted;
-          const last = cursor.page >= page.totalPages || page.scrobbles.length === 0;
-          cursor = last ? { ...cursor, pages: cursor.pages + 1 } : nextWindow(cursor, Math.min(...page.scrobbles.map((s) => s.uts)));
+          cursor = following;
           void task.progress({ ...summary(), page: cursor.pages, total_scrobbles: totalScrobbles });
           if (last) return summary();
         }

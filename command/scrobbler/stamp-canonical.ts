@@ -9,6 +9,12 @@ import { type CanonicalIds, NO_IDS } from './canonical-ids.ts';
 import { oneByOneStamper } from './stamp-one-by-one.ts';
 
 const LOOKUP_CHUNK = 1000;
+/**
+ * Observations per reconcile batch. A page of new names is a thousand events or so, appended in
+ * one transaction that holds the embedded connection while the API waits: batches of this size
+ * keep each hold short, and later ones find the earlier ones' entities by their refs.
+ */
+const RECONCILE_CHUNK = 100;
 const refKey = (kind: Kind, externalId: string) => `${kind}\u0000${externalId}`;
 const named = (row: ScrobbleRow) => row.artist.trim() !== '' && row.track.trim() !== '';
 const mbid = (value: string | null) => (value ? { mbid: value } : {});
@@ -100,8 +106,11 @@ export function canonicalStamper(ctx: AppContext, actor: string | null) {
     const fresh = observationsFor(stamped);
     const keys = [...fresh.keys()];
     try {
-      const ids = await reconcileMany(ctx, [...fresh.values()], actor);
-      keys.forEach((key, i) => known.set(key, ids[i]!));
+      const observations = [...fresh.values()];
+      for (let i = 0; i < observations.length; i += RECONCILE_CHUNK) {
+        const ids = await reconcileMany(ctx, observations.slice(i, i + RECONCILE_CHUNK), actor);
+        keys.slice(i, i + RECONCILE_CHUNK).forEach((key, j) => known.set(key, ids[j]!));
+      }
     } catch (error) {
       log.warn('scrobbler: a page could not be reconciled at once, going one by one', { error: String(error) });
       const one: CanonicalIds[] = [];

@@ -11,10 +11,12 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { isBackground } from './work-class.ts';
 
 /**
  * Kysely over PGlite. PGlite is one connection, so a connection is a lock: a transaction holds it
- * until commit, and a query outside waits its turn. Never call the outer `db` inside a transaction.
+ * until commit, and a query outside waits its turn (requests before background work, see
+ * ./work-class.ts). Never call the outer `db` inside a transaction.
  */
 export class PGliteDialect implements Dialect {
   constructor(private readonly pglite: PGlite) {}
@@ -34,18 +36,14 @@ export class PGliteDialect implements Dialect {
 
 class PGliteDriver implements Driver {
   private readonly connection: PGliteConnection;
-  private queue: Promise<void> = Promise.resolve();
+  private readonly turns = new ConnectionTurns();
   constructor(private readonly pglite: PGlite) {
     this.connection = new PGliteConnection(pglite);
   }
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
-    let release!: () => void;
-    const turn = new Promise<void>((resolve) => (release = resolve));
-    const previous = this.queue;
-    this.queue = previous.then(() => turn);
-    await previous;
-    this.connection.release = release;
+    await this.turns.take(isBackground() ? 'background' : 'foreground');
+    this.connection.release = () => this.turns.pass();
     return this.connection;
   }
   async beginTransaction(conn: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -62,8 +60,33 @@ class PGliteDriver implements Driver {
     (conn as PGliteConnection).release();
   }
   async destroy(): Promise<void> {
-    await this.queue;
+    await this.turns.take('background');
+    this.turns.pass();
     if (!this.pglite.closed) await this.pglite.close();
+  }
+}
+
+/**
+ * Who holds the one connection next: the first waiting foreground caller (a request), else the
+ * first waiting background one. Background work cannot starve: a request holds the connection for
+ * a few queries, and between one client's requests the background queue moves.
+ */
+class ConnectionTurns {
+  private held = false;
+  private readonly waiting = { foreground: [] as (() => void)[], background: [] as (() => void)[] };
+
+  take(kind: 'foreground' | 'background'): Promise<void> {
+    if (!this.held) {
+      this.held = true;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => this.waiting[kind].push(resolve));
+  }
+
+  pass(): void {
+    const next = this.waiting.foreground.shift() ?? this.waiting.background.shift();
+    if (next) next();
+    else this.held = false;
   }
 }
 

@@ -14,26 +14,51 @@ export function handledBy(projector: Projector, events: RecordedEvent[]): Stored
 }
 
 /**
- * Applies one batch for a lane in one transaction: each projector in a savepoint of its own, so one
- * that throws is rolled back alone and the others' rows and checkpoints still commit. A failure
- * outside a projector (the database itself) fails the whole transaction.
+ * Applies one batch for a lane in one transaction. First every projector straight through, no
+ * savepoints (two statements per projector fewer, the batch holds the embedded connection shorter).
+ * Should one throw, that attempt is rolled back whole and the batch runs again with each projector
+ * in a savepoint of its own, so the one that throws is rolled back alone and the others' rows and
+ * checkpoints still commit. A failure outside a projector (the database itself) fails the batch.
  */
 export async function applyBatch(
   db: Kysely<Database>,
   projectors: Projector[],
   batch: RecordedEvent[],
   checkpoint: { position: Position; state: 'live' | 'rebuilding' },
+  idleToo = true,
+): Promise<BatchOutcome> {
+  const work = projectors.map((p) => [p, handledBy(p, batch)] as [Projector, StoredEvent[]]).filter(([, handled]) => handled.length > 0);
+  const straight = await db
+    .transaction()
+    .execute(async (trx) => {
+      for (const [projector, handled] of work) await projector.apply(trx, handled);
+      await saveCheckpoints(trx, moving(projectors, work, idleToo).map((p) => ({ name: p.name, version: p.version, ...checkpoint })));
+      return { applied: work, failed: [] } satisfies BatchOutcome;
+    })
+    .catch(() => undefined);
+  return straight ?? applyIsolated(db, projectors, work, checkpoint, idleToo);
+}
+
+/** Whose checkpoints a batch writes: those that applied events, and the idle ones when asked. */
+function moving(projectors: Projector[], work: [Projector, StoredEvent[]][], idleToo: boolean): Projector[] {
+  return idleToo ? projectors : work.map(([p]) => p);
+}
+
+async function applyIsolated(
+  db: Kysely<Database>,
+  projectors: Projector[],
+  work: [Projector, StoredEvent[]][],
+  checkpoint: { position: Position; state: 'live' | 'rebuilding' },
+  idleToo: boolean,
 ): Promise<BatchOutcome> {
   return db.transaction().execute(async (trx) => {
     const outcome: BatchOutcome = { applied: [], failed: [] };
-    for (const projector of projectors) {
-      const handled = handledBy(projector, batch);
-      if (handled.length === 0) continue;
+    for (const [projector, handled] of work) {
       const error = await applyAlone(trx, projector, handled);
       if (error === undefined) outcome.applied.push([projector, handled]);
       else outcome.failed.push([projector, error]);
     }
-    const moved = projectors.filter((p) => !outcome.failed.some(([f]) => f === p));
+    const moved = moving(projectors, work, idleToo).filter((p) => !outcome.failed.some(([f]) => f === p));
     await saveCheckpoints(trx, moved.map((p) => ({ name: p.name, version: p.version, ...checkpoint })));
     return outcome;
   });

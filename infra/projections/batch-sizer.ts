@@ -15,10 +15,17 @@ export class BatchSizer {
     return this.sizes.get(lane.projectors[0]!.name) ?? this.options.batchSize ?? 200;
   }
 
-  /** Scales the lane's next batch towards `sliceMs`, halfway each time so one slow batch does not swing it. */
+  /**
+   * Scales the lane's next batch towards `sliceMs`, halfway each time so one slow batch does not
+   * swing it. A batch cut short by the head of the log says nothing about a fuller one, unless it
+   * already overran the slice: a writer appending a few hundred events at a time must not keep
+   * the batches at their ceiling.
+   */
   resize(lane: Lane, events: number, elapsedMs: number): void {
-    if (!this.options.sliceMs || events < this.sizeOf(lane)) return;
-    const ideal = (events * this.options.sliceMs()) / Math.max(elapsedMs, 0.1);
+    if (!this.options.sliceMs) return;
+    const slice = this.options.sliceMs();
+    if (events < this.sizeOf(lane) && elapsedMs <= slice) return;
+    const ideal = (events * slice) / Math.max(elapsedMs, 0.1);
     const next = Math.round((this.sizeOf(lane) + ideal) / 2);
     this.sizes.set(lane.projectors[0]!.name, Math.max(MIN_SLICED_BATCH, Math.min(this.options.batchSize ?? 200, next)));
   }

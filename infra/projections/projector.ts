@@ -15,6 +15,11 @@ export interface Projector {
   readonly version: number;
   /** Event types it reads; others are skipped without a call. */
   readonly handles: readonly DomainEvent['type'][];
+  /**
+   * The handled types whose `data` it reads (default: every type it handles). The others arrive
+   * with empty data: a projector that counts every event must not make each batch carry them all.
+   */
+  readonly readsDataOf?: readonly DomainEvent['type'][];
   /** Tables it owns; emptied before a rebuild. */
   readonly tables: readonly (keyof Database & string)[];
   /**

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { messageOf } from '../../shared/errors.ts';
 import { log } from '../logger.ts';
 import type { Database } from '../db/database.ts';
+import { inBackground } from '../db/work-class.ts';
 import { type EventStore, type Position, type RecordedEvent, START, comparePositions } from '../eventstore/event-store.ts';
 import { type BatchOutcome, applyBatch } from './apply-batch.ts';
 import { BatchSizer } from './batch-sizer.ts';
@@ -17,6 +18,8 @@ import { waitForLog } from './wait-for-log.ts';
 import { ProjectorWaiters } from './wait-for-position.ts';
 
 export type { RebuildProgress, RunnerOptions };
+
+const IDLE_CHECKPOINT_MS = 1000;
 
 /**
  * Runs every projector over the log. Projectors at the same position share a lane and one
@@ -37,6 +40,7 @@ export class ProjectionRunner {
   private readonly listeners: ((projector: string, events: StoredEvent[]) => void)[] = [];
   /** When the last step began: failing lanes due by then had their turn. */
   private steppedAt = 0;
+  private idleCheckpointedAt = 0;
   readonly waiters: ProjectorWaiters;
 
   constructor(
@@ -72,7 +76,7 @@ export class ProjectionRunner {
     this.lanes = lanes;
     await this.joinLanes();
     this.publishProgress();
-    this.loop = this.run();
+    this.loop = inBackground(() => this.run());
   }
 
   async stop(): Promise<void> {
@@ -160,7 +164,11 @@ export class ProjectionRunner {
     const from = lane.position;
     const last = batch[batch.length - 1]!.position;
     const earlier = lane.failure;
-    const outcome = await applyBatch(this.db, lane.projectors, batch, { position: last, state: lane.rebuilding && upTo ? 'rebuilding' : 'live' });
+    // The checkpoints of projectors with nothing in the batch move at most once a second: a restart
+    // re-reads a little more for them, and each batch writes a few rows instead of one per projector.
+    const idleToo = performance.now() - this.idleCheckpointedAt >= IDLE_CHECKPOINT_MS;
+    const outcome = await applyBatch(this.db, lane.projectors, batch, { position: last, state: lane.rebuilding && upTo ? 'rebuilding' : 'live' }, idleToo);
+    if (idleToo) this.idleCheckpointedAt = performance.now();
     lane.projectors = lane.projectors.filter((p) => !outcome.failed.some(([failed]) => failed === p));
     lane.position = last;
     if (earlier && outcome.failed.length === 0) {
@@ -178,7 +186,7 @@ export class ProjectionRunner {
 
   /** The lane's next batch: after its position, up to `upTo`, within its size and weight. */
   private async readBatch(lane: Lane, upTo: Position | undefined): Promise<RecordedEvent[]> {
-    const withDataOf = [...new Set(lane.projectors.flatMap((p) => p.handles))];
+    const withDataOf = [...new Set(lane.projectors.flatMap((p) => p.readsDataOf ?? p.handles))];
     let batch = await this.store.readAll({ after: lane.position, maxCount: this.sizer.sizeOf(lane), withDataOf });
     if (upTo) batch = batch.filter((e) => comparePositions(e.position, upTo) <= 0);
     return this.sizer.cutByWeight(lane, batch);

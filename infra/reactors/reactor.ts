@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { AppContext } from '../context.ts';
 import { type AllSubscription, decodePosition, encodePosition, type Position } from '../eventstore/event-store.ts';
 import { log } from '../logger.ts';
+import { inBackground } from '../db/work-class.ts';
 import type { StoredEvent } from '../projections/projector.ts';
 import { unitOfWork } from '../projections/read-models.ts';
 import { ProjectorWaiters } from '../projections/wait-for-position.ts';
@@ -67,7 +68,7 @@ export function startReactor(ctx: AppContext, reactor: Reactor): RunningReactor 
   const handles = new Set<string>(reactor.handles);
   const handled = new ProjectorWaiters([reactor.name]);
   const reached = (position: Position) => handled.update(new Map([[reactor.name, position]]));
-  const loop = (async () => {
+  const loop = inBackground(async () => {
     let after = await readCheckpoint(ctx, reactor.name);
     if (!after) {
       after = await ctx.store.headPosition();
@@ -90,7 +91,7 @@ export function startReactor(ctx: AppContext, reactor: Reactor): RunningReactor 
       }
       reached(last);
     }
-  })().catch((error) => log.error('reactor: stopped on an error', { reactor: reactor.name, error: (error as Error).message }));
+  }).catch((error) => log.error('reactor: stopped on an error', { reactor: reactor.name, error: (error as Error).message }));
   return {
     handles,
     async stop() {

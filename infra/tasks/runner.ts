@@ -8,6 +8,7 @@ import type { TaskCommand } from './task.decider.ts';
 import { log } from '../logger.ts';
 import type { Bus } from '../bus/bus.ts';
 import type { Database } from '../db/database.ts';
+import { inBackground } from '../db/work-class.ts';
 import type { EventStore } from '../eventstore/event-store.ts';
 import { aggregate } from '../eventstore/aggregate.ts';
 import { withAppendLog } from '../eventstore/append-log.ts';
@@ -132,7 +133,7 @@ export class TaskRunner {
    * that started it (the in-process bus hands the request over in the request's async context).
    */
   private execute(taskId: string, name: string, params: Record<string, unknown>, startedBy: string | null, resumedFrom: Record<string, unknown> | null): void {
-    withAppendLog(() => this.executeAside(taskId, name, params, startedBy, resumedFrom));
+    withAppendLog(() => inBackground(() => this.executeAside(taskId, name, params, startedBy, resumedFrom)));
   }
 
   private executeAside(taskId: string, name: string, params: Record<string, unknown>, startedBy: string | null, resumedFrom: Record<string, unknown> | null): void {

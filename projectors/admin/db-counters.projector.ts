@@ -18,6 +18,7 @@ export const dbCountersProjector: Projector = {
   name: NAME,
   version: 1,
   handles: Object.keys(eventSchemas) as DomainEventType[],
+  readsDataOf: ['RefClaimed', 'RefReleased'],
   tables: ['event_counts', 'ref_counts', 'counted_through'],
   async apply(trx, events) {
     const through = await countedThrough(trx);

@@ -8,6 +8,10 @@
  * postgres://postgres@127.0.0.1:5432/test); a throwaway database is created there and dropped.
  * BENCH_PARTS picks the parts to run (default `store,latency,import`); `import` measures the same GET
  * while a bulk import of BENCH_IMPORT_SCROBBLES (default 20000) scrobbles runs.
+ *
+ * BENCH_SIZE=small (`npm run bench:all` in CI) shrinks the defaults to a run of a few minutes:
+ * 5000 events, an import of 2000 scrobbles; `full` (the default) is the run for a person.
+ * The last table puts each throughput goal beside its ratio.
  */
 import os from 'node:os';
 import { setLogLevel } from '../../infra/logger.ts';
@@ -21,14 +25,16 @@ setLogLevel('silent');
 const started = Date.now();
 const note = (msg: string) => process.stderr.write(`  [${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${msg}\n`);
 
-const total = envInt('BENCH_EVENTS', 50_000);
+const small = process.env.BENCH_SIZE === 'small';
+if (process.env.BENCH_SIZE && !['small', 'full'].includes(process.env.BENCH_SIZE)) throw new Error('BENCH_SIZE is small or full');
+const total = envInt('BENCH_EVENTS', small ? 5000 : 50_000);
 const storeSizes: StoreBenchSizes = {
   events: Math.max(1000, Math.round((total * 2) / 5 / 100) * 100),
   batch: 100,
   single: Math.max(100, Math.min(2000, Math.round(total / 25 / 10) * 10)),
   concurrency: 4,
 };
-const latencySizes = { seed: Math.max(1000, Math.round(total / 100) * 100), idleRequests: 2000 };
+const latencySizes = { seed: Math.max(1000, Math.round(total / 100) * 100), idleRequests: small ? 500 : 2000 };
 
 console.log(`# Event store benchmark (${new Date().toISOString()})`);
 console.log(`node ${process.version}, ${os.cpus().length} CPU (${os.cpus()[0]?.model.trim() ?? '?'}), ${os.platform()} ${os.release()}`);
@@ -69,7 +75,7 @@ async function benchStores(): Promise<void> {
 }
 
 const latency = parts.has('latency') ? (note('service latency: start'), await benchLatency(latencySizes, note)) : undefined;
-const importSizes = { scrobbles: envInt('BENCH_IMPORT_SCROBBLES', 20_000), idleRequests: 2000 };
+const importSizes = { scrobbles: envInt('BENCH_IMPORT_SCROBBLES', small ? 2000 : 20_000), idleRequests: small ? 500 : 2000 };
 const importing = parts.has('import') ? (note('latency during an import: start'), await benchImportLatency(importSizes, note)) : undefined;
 
 // ---- report ----
@@ -116,6 +122,30 @@ if (engines.length > 1) {
 
 if (latency) reportLatency(latency);
 if (importing) reportImportLatency(importing);
+reportGoals();
+
+/** Each goal of the throughput work beside its ratio in this run (a part not run leaves its rows out). */
+function reportGoals(): void {
+  const embedded = engines.find((e) => e.label.startsWith('PGlite'))?.measures;
+  const ratioTo = (key: string, ceilingKey: string) => {
+    const m = embedded?.find((x) => x.key === key);
+    const c = embedded?.find((x) => x.key === ceilingKey);
+    return m && c ? m.rate / c.rate : undefined;
+  };
+  const ceiling = embedded?.find((m) => m.key === 'raw_multi')?.rate;
+  const rows: [string, string, number | undefined][] = [
+    ['appendMany, 100 events per call, vs raw INSERT', '≥ 0.7x', ratioTo('append_batch', 'raw_multi')],
+    ['projection catch-up from empty vs raw INSERT', '≥ 0.3x', ratioTo('project_all', 'raw_multi')],
+    ['rebuild task while the API is served vs raw INSERT', '≥ 0.3x', latency && ceiling ? rebuildRate(latency) / ceiling : undefined],
+    ['GET p99 during a rebuild vs idle', '≤ 2x', latency ? latency.rebuild.p99 / latency.idle.p99 : undefined],
+    ['bulk import (GET probe running) vs raw INSERT', '≥ 0.25x', importing && ceiling ? importing.scrobbles / importing.importSeconds / ceiling : undefined],
+    ['GET p99 during a bulk import vs idle', '≤ 2x', importing ? importing.importing.p99 / importing.idle.p99 : undefined],
+  ];
+  const measured = rows.filter(([, , ratio]) => ratio !== undefined);
+  if (measured.length === 0) return;
+  console.log(`\n## Throughput goals (ratios from this run${small ? ', BENCH_SIZE=small' : ''})\n`);
+  console.log(table(['goal', 'target', 'ratio'], measured.map(([goal, target, ratio]) => [goal, target, fmtRatio(ratio!)])));
+}
 
 function reportImportLatency(result: Awaited<ReturnType<typeof benchImportLatency>>): void {
   console.log(`\n## GET /auth/me on the embedded default while a bulk import of ${result.scrobbles} scrobbles runs\n`);

@@ -33,15 +33,20 @@ export function createPostgresEventStore(db: Kysely<Database>): EventStore {
   appended.setMaxListeners(0);
 
   /**
-   * A fixed number of statements whatever the number of streams: lock every stream row (in one
-   * order, so concurrent appends cannot deadlock), check each expected revision, insert all events,
-   * move all revisions.
+   * Three statements whatever the number of streams: create or lock every stream row and read its
+   * revision (one upsert, in one order, so concurrent appends cannot deadlock), check each expected
+   * revision, insert all events, move all revisions.
    */
   async function appendIn(trx: Transaction<Database>, appends: StreamAppend[]): Promise<AppendResult> {
     if (appends.some((a) => a.events.length === 0)) throw new Error('append needs at least one event');
     const ids = [...new Set(appends.map((a) => a.streamId))].sort();
-    await trx.insertInto('streams').values(ids.map((stream_id) => ({ stream_id, revision: -1 }))).onConflict((oc) => oc.doNothing()).execute();
-    const locked = await trx.selectFrom('streams').select(['stream_id', 'revision']).where('stream_id', 'in', ids).orderBy('stream_id').forUpdate().execute();
+    // The no-op update locks an existing row and answers its revision as of the lock (the latest commit).
+    const locked = await trx
+      .insertInto('streams')
+      .values(ids.map((stream_id) => ({ stream_id, revision: -1 })))
+      .onConflict((oc) => oc.column('stream_id').doUpdateSet({ revision: sql`streams.revision` }))
+      .returning(['stream_id', 'revision'])
+      .execute();
     const revisions = new Map(locked.map((r) => [r.stream_id, r.revision]));
     const rows = appends.flatMap(({ streamId, events, expectedRevision }) => {
       const current = revisions.get(streamId)!;

@@ -1,0 +1,29 @@
+import { type Kysely, sql } from 'kysely';
+
+/**
+ * The library lists at scale (docs/reads.md). `canonical_docs_revision` counts the canonical_docs
+ * projector's batches, so a list's total can be counted once per change of the docs rather than
+ * per request. The playable filter, what the client shows most, gets an index in the order of each
+ * of its sorts (0006 has the newest-first one); the other filters walk the sort's index.
+ */
+export async function up(db: Kysely<any>): Promise<void> {
+  await db.schema
+    .createTable('canonical_docs_revision')
+    .addColumn('singleton', 'boolean', (c) => c.primaryKey().defaultTo(true).check(sql`singleton`))
+    .addColumn('revision', 'bigint', (c) => c.notNull())
+    .execute();
+  await sql`insert into canonical_docs_revision (singleton, revision) values (true, 0)`.execute(db);
+  const statements = [
+    `create index canonical_docs_playable_name on canonical_docs (kind, name_folded, id)
+       where not tombstoned and (sources->>'mediaserver') = 'true'`,
+    `create index canonical_docs_playable_sources on canonical_docs (kind, source_count desc, name_folded, id)
+       where not tombstoned and (sources->>'mediaserver') = 'true'`,
+  ];
+  for (const statement of statements) await sql.raw(statement).execute(db);
+}
+
+export async function down(db: Kysely<any>): Promise<void> {
+  await db.schema.dropIndex('canonical_docs_playable_sources').execute();
+  await db.schema.dropIndex('canonical_docs_playable_name').execute();
+  await db.schema.dropTable('canonical_docs_revision').execute();
+}

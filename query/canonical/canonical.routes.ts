@@ -6,7 +6,7 @@ import { NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { entityStream } from '../../shared/streams.ts';
 import { foldName } from '../../shared/names.ts';
-import { CanonicalDoc, albumTracks, docsFor, findDoc, findLiveRow } from '../../projectors/canonical/canonical-docs.reads.ts';
+import { CanonicalDoc, LIST_COLUMNS, albumTracks, docsFor, findDoc, findLiveRow } from '../../projectors/canonical/canonical-docs.reads.ts';
 
 const PLURAL: Record<Kind, string> = { artist: 'artists', album: 'albums', track: 'tracks' };
 const idParam = (kind: Kind) => `${kind}_id`;
@@ -35,7 +35,7 @@ function kindRoutes(kind: Kind) {
       response: z.array(CanonicalDoc),
       handler: async ({ ctx, query }) => {
         const folded = foldName(query.q);
-        let rows = ctx.db.selectFrom('canonical_docs').selectAll().where('kind', '=', kind).where('tombstoned', '=', false);
+        let rows = ctx.db.selectFrom('canonical_docs').select(LIST_COLUMNS).where('kind', '=', kind).where('tombstoned', '=', false);
         if (query.q.trim()) rows = rows.where('name_folded', 'like', `%${folded.replace(/[%_\\]/g, '\\$&')}%`);
         const found = await rows.orderBy('source_count', 'desc').orderBy('name_folded').orderBy('id').limit(query.limit).offset(query.offset).execute();
         return docsFor(ctx.db, found);

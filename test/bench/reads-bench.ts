@@ -1,14 +1,14 @@
 /**
  * `npm run bench:reads`: the read side at household scale. Seeds a library through the real
- * reconcile path (`reconcileMany` over synthetic observations: BENCH_TRACKS tracks, default 20,000;
+ * reconcile path (`reconcileMany` over synthetic observations: BENCH_TRACKS tracks, default 5,000;
  * 100,000 is the issue's size, with an album per 10 tracks and an artist per 100), imports two
- * scrobble histories through the bulk-import task (1,000 and BENCH_SCROBBLES, default 50,000), then
+ * scrobble histories through the bulk-import task (1,000 and BENCH_SCROBBLES, default 10,000), then
  * probes every `GET /library/*` sort × filter (and `genre`, `q`) on page 1 and a deep page, the
  * canonical searches, the picker search and the all-time dashboard.
  *
  * The ceiling is an express route in the same process doing one 50-row indexed SELECT on the same
  * database; it is measured right before each endpoint (BENCH_REQUESTS sequential requests each,
- * default 200), so a machine shared with other work moves both sides of a ratio together.
+ * default 100), so a machine shared with other work moves both sides of a ratio together.
  * BENCH_DATABASE=postgres runs it on a throwaway database on BENCH_DATABASE_URL instead of PGlite.
  */
 import type { Server } from 'node:http';
@@ -36,10 +36,10 @@ setLogLevel('silent');
 const started = Date.now();
 const note = (msg: string) => process.stderr.write(`  [${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${msg}\n`);
 
-const tracks = envInt('BENCH_TRACKS', 20_000);
+const tracks = envInt('BENCH_TRACKS', 5_000);
 const SMALL = 1000;
-const large = envInt('BENCH_SCROBBLES', 50_000);
-const requests = envInt('BENCH_REQUESTS', 200);
+const large = envInt('BENCH_SCROBBLES', 10_000);
+const requests = envInt('BENCH_REQUESTS', 100);
 const postgres = process.env.BENCH_DATABASE === 'postgres';
 const PAGE_SIZE = 50;
 const GOALS = { list: { rps: 0.7, p99: 3 }, search: { rps: 0.5 }, dashboard: { cost: 1.3 } };

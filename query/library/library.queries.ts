@@ -149,7 +149,7 @@ export function hasGenre(kind: Kind, genre: string) {
   if (kind === 'album') return sql<boolean>`canonical_docs.genres @> ${wanted}::jsonb`;
   if (kind === 'track') {
     return sql<boolean>`(canonical_docs.genres @> ${wanted}::jsonb or exists (
-      select 1 from canonical_docs a where a.id = canonical_docs.album_id and a.genres @> ${wanted}::jsonb))`;
+      select 1 from canonical_docs a where a.kind = 'album' and a.id = canonical_docs.album_id and a.genres @> ${wanted}::jsonb))`;
   }
   return sql<boolean>`exists (
     select 1 from canonical_docs a

@@ -30,7 +30,11 @@ async function applyBatch(trx: Transaction<Database>, events: StoredEvent[]): Pr
   }
   if (run.length > 0) await applyRun(trx, run);
   // Readers cache what the docs answer (a list's total) until this moves; the log's position moves for any event.
-  await trx.updateTable('canonical_docs_revision').set({ revision: sql`revision + 1` }).execute();
+  await trx
+    .insertInto('canonical_docs_revision')
+    .values({ singleton: true, revision: 1 })
+    .onConflict((oc) => oc.column('singleton').doUpdateSet({ revision: sql`canonical_docs_revision.revision + 1` }))
+    .execute();
 }
 
 type MergeEvent = StoredEvent & Extract<EntityEvent, { type: 'EntityAbsorbed' | 'EntityMergedInto' }>;

@@ -2,8 +2,8 @@ import { type Kysely, sql } from 'kysely';
 
 /**
  * The library lists at scale (docs/reads.md). `canonical_docs_revision` counts the canonical_docs
- * projector's batches, so a list's total can be counted once per change of the docs rather than
- * per request. The playable filter, what the client shows most, gets an index in the order of each
+ * projector's batches (its first batch writes the row), so a list's total can be counted once per
+ * change of the docs rather than per request. The playable filter, what the client shows most, gets an index in the order of each
  * of its sorts (0006 has the newest-first one); the other filters walk the sort's index. A track's
  * genre filter finds its album's genre through an index of every album's genres.
  */
@@ -13,7 +13,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('singleton', 'boolean', (c) => c.primaryKey().defaultTo(true).check(sql`singleton`))
     .addColumn('revision', 'bigint', (c) => c.notNull())
     .execute();
-  await sql`insert into canonical_docs_revision (singleton, revision) values (true, 0)`.execute(db);
   const statements = [
     `create index canonical_docs_playable_name on canonical_docs (kind, name_folded, id)
        where not tombstoned and (sources->>'mediaserver') = 'true'`,

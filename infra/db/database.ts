@@ -10,7 +10,7 @@ import type { ScrobbleMirrorTable, ScrobblesTable } from '../../projectors/scrob
 import type { ScrobblerCacheTable } from '../upstreams/scrobbler/proxy-cache.table.ts';
 import type { MediaserverLinksTable } from '../../projectors/mediaserver/links.table.ts';
 import type { MediaserverItemsTable, MediaserverSectionsTable, MediaserverServersTable } from '../../projectors/mediaserver/library.table.ts';
-import type { CanonicalDocsTable, ExternalRefsTable } from '../../projectors/canonical/canonical-docs.table.ts';
+import type { CanonicalDocsRevisionTable, CanonicalDocsTable, ExternalRefsTable } from '../../projectors/canonical/canonical-docs.table.ts';
 import type { CatalogCacheTable } from '../upstreams/catalog/cache.table.ts';
 import type { FavoritesTable } from '../../projectors/me/favorites.table.ts';
 import type { AlbumCollectionTable } from '../../projectors/me/album-collection.table.ts';
@@ -83,4 +83,5 @@ export interface Database {
   streamer_playlist_items: StreamerMirror.StreamerPlaylistItemsTable;
   streamer_plays: StreamerMirror.StreamerPlaysTable;
   streamer_audio_features: StreamerAudioFeaturesTable;
+  canonical_docs_revision: CanonicalDocsRevisionTable;
 }

@@ -1,4 +1,4 @@
-import type { Transaction } from 'kysely';
+import { type Transaction, sql } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
 import type { Projector, StoredEvent } from '../../infra/projections/projector.ts';
 import { type RefFacts, composeFromFacts, isEnrichedKey, refKeyOfEnriched, factsKey as refKey } from '../../shared/canonical/doc-facts.ts';
@@ -29,6 +29,12 @@ async function applyBatch(trx: Transaction<Database>, events: StoredEvent[]): Pr
     }
   }
   if (run.length > 0) await applyRun(trx, run);
+  // Readers cache what the docs answer (a list's total) until this moves; the log's position moves for any event.
+  await trx
+    .insertInto('canonical_docs_revision')
+    .values({ singleton: true, revision: 1 })
+    .onConflict((oc) => oc.column('singleton').doUpdateSet({ revision: sql`canonical_docs_revision.revision + 1` }))
+    .execute();
 }
 
 type MergeEvent = StoredEvent & Extract<EntityEvent, { type: 'EntityAbsorbed' | 'EntityMergedInto' }>;

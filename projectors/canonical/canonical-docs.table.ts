@@ -53,3 +53,9 @@ export interface ExternalRefsTable {
   evidence: Json<Record<string, unknown>>;
   linked_at: Date;
 }
+
+/** One row: how many batches the canonical_docs projector has applied, for caches of what the docs answer. */
+export interface CanonicalDocsRevisionTable {
+  singleton: boolean;
+  revision: number;
+}

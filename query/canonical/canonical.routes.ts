@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
@@ -6,7 +7,7 @@ import { NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { entityStream } from '../../shared/streams.ts';
 import { foldName } from '../../shared/names.ts';
-import { CanonicalDoc, albumTracks, docsFor, findDoc, findLiveRow } from '../../projectors/canonical/canonical-docs.reads.ts';
+import { CanonicalDoc, LIST_COLUMNS, albumTracks, findDoc, findLiveRow, toDoc } from '../../projectors/canonical/canonical-docs.reads.ts';
 
 const PLURAL: Record<Kind, string> = { artist: 'artists', album: 'albums', track: 'tracks' };
 const idParam = (kind: Kind) => `${kind}_id`;
@@ -35,10 +36,13 @@ function kindRoutes(kind: Kind) {
       response: z.array(CanonicalDoc),
       handler: async ({ ctx, query }) => {
         const folded = foldName(query.q);
-        let rows = ctx.db.selectFrom('canonical_docs').selectAll().where('kind', '=', kind).where('tombstoned', '=', false);
+        // The refs come in the same round trip, as docsFor would order them.
+        const refs = sql<{ source: string; external_id: string }[]>`(select coalesce(json_agg(json_build_object('source', r.source, 'external_id', r.external_id)
+          order by r.source, r.external_id), '[]') from external_refs r where r.entity_id = canonical_docs.id)`;
+        let rows = ctx.db.selectFrom('canonical_docs').select(LIST_COLUMNS).select(refs.as('refs')).where('kind', '=', kind).where('tombstoned', '=', false);
         if (query.q.trim()) rows = rows.where('name_folded', 'like', `%${folded.replace(/[%_\\]/g, '\\$&')}%`);
         const found = await rows.orderBy('source_count', 'desc').orderBy('name_folded').orderBy('id').limit(query.limit).offset(query.offset).execute();
-        return docsFor(ctx.db, found);
+        return found.map(({ refs: linked, ...row }) => toDoc(row, linked));
       },
     }),
     defineRoute({

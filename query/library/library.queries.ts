@@ -1,10 +1,11 @@
-import { type Kysely, type SelectQueryBuilder, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import type { LibraryFilter, LibrarySort } from '../../shared/library.ts';
 import { foldName } from '../../shared/names.ts';
 import { CanonicalDoc, type DocRow, LIST_COLUMNS, toDoc } from '../../projectors/canonical/canonical-docs.reads.ts';
+import { type ListMemo, type PageStart, recall, remember } from './list-memo.ts';
 
 /** A library row: the canonical doc without its refs (the detail endpoint has those). */
 export const LibraryRow = CanonicalDoc.omit({ refs: true });
@@ -28,36 +29,97 @@ export interface LibraryQuery {
 }
 
 type Docs = SelectQueryBuilder<Database, 'canonical_docs', object>;
+type RawRow = Omit<DocRow, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
 
 /**
  * One page of live entities of a kind. The predicates are written as the partial indexes of
  * migration 0006 state them (`not tombstoned`, `sources->>'mediaserver'`), so the planner can use them.
+ *
+ * Counting the whole list is what a page costs at scale, so the total is counted once per revision
+ * of the canonical docs and reused until the projector writes again (list-memo.ts); a page whose
+ * start is known from an earlier answer is read from that key instead of skipping rows by offset.
  */
 export async function libraryPage(db: Kysely<Database>, kind: Kind, query: LibraryQuery): Promise<LibraryPage> {
-  const live = narrow(db.selectFrom('canonical_docs').where('kind', '=', kind).where(sql<boolean>`not tombstoned`), kind, query);
-  const page = ordered(live.select(LIST_COLUMNS), query.sort)
-    .limit(query.page_size)
-    .offset((query.page - 1) * query.page_size);
-  // One round trip, and the page as one JSON value: decoding 50 wide rows field by field costs
-  // more than the query. json_agg keeps the order of the sorted, limited subquery it reads.
-  const { items, total } = await db
-    .selectNoFrom((eb) => [
-      eb.selectFrom(page.as('t')).select(sql<string>`coalesce(json_agg(t), '[]')::text`.as('page')).as('items'),
-      live.select((c) => c.fn.countAll<number>().as('n')).as('total'),
-    ])
-    .executeTakeFirstOrThrow();
-  const count = Number(total);
-  const rows = JSON.parse(items ?? '[]') as (Omit<DocRow, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string })[];
+  const variant = JSON.stringify([kind, query.sort, query.filter ?? 'all', query.genre?.trim().toLowerCase() ?? '', query.q?.trim() ? foldName(query.q) : '', query.page_size]);
+  const memo = recall(db, variant);
+  let read = await readPage(db, kind, query, memo);
+  // The docs changed since the start key was taken: it may no longer begin this page.
+  if (read.stale) read = await readPage(db, kind, query, undefined);
+  const { at, rows } = read;
+  const total = read.total ?? memo!.total;
+  if (at !== null) {
+    const current = memo?.at === at ? memo : { at, total, starts: new Map<number, PageStart>() };
+    if (rows[0]) current.starts.set(query.page, startOf(rows[0]));
+    // The page is read one row long: that row begins the next page.
+    if (rows[query.page_size]) current.starts.set(query.page + 1, startOf(rows[query.page_size]!));
+    remember(db, variant, current);
+  }
   return {
-    items: rows.map((r) => {
+    items: rows.slice(0, query.page_size).map((r) => {
       const { refs: _, ...row } = toDoc({ ...r, created_at: new Date(r.created_at), updated_at: new Date(r.updated_at) }, []);
       return row;
     }),
-    total: count,
+    total,
     page: query.page,
     page_size: query.page_size,
-    has_more: query.page * query.page_size < count,
+    has_more: query.page * query.page_size < total,
   };
+}
+
+/** One round trip: the docs' revision, the page as one JSON value, and the count unless `memo` holds it at that state. */
+async function readPage(db: Kysely<Database>, kind: Kind, query: LibraryQuery, memo: ListMemo | undefined) {
+  const live = narrow(db.selectFrom('canonical_docs').where('kind', '=', kind).where(sql<boolean>`not tombstoned`), kind, query);
+  const start = memo?.starts.get(query.page);
+  const limit = query.page_size + 1;
+  const page = start ? fromStart(live, query.sort, start, limit) : ordered(live.select(LIST_COLUMNS), query.sort).limit(limit).offset((query.page - 1) * query.page_size);
+  // A rebuild empties the docs before its first batch: its checkpoint's state and version tell that apart.
+  const at = db
+    .selectFrom('canonical_docs_revision')
+    .select(sql<string>`revision || ':' || coalesce((select version || state from projection_checkpoints where name = 'canonical_docs'), '')`.as('at'));
+  const counted = live.select((c) => c.fn.countAll<number>().as('n'));
+  // Decoding 50 wide rows field by field costs more than the query: json_agg keeps the order of the
+  // sorted, limited subquery it reads. A CASE runs its subquery only when that branch is taken.
+  const { rows } = await sql<{ at: string | null; items: string; total: number | string | null }>`
+    select s.at,
+      (select coalesce(json_agg(t), '[]')::text from (${page}) as t) as items,
+      case when s.at = ${memo?.at ?? null} then null else (${counted}) end as total
+    from (select (${at}) as at) s`.execute(db);
+  const row = rows[0]!;
+  return {
+    at: row.at,
+    rows: JSON.parse(row.items) as RawRow[],
+    total: row.total === null ? undefined : Number(row.total),
+    stale: start !== undefined && row.total !== null,
+  };
+}
+
+const startOf = (r: RawRow): PageStart => ({ created_at: r.created_at, id: r.id, name_folded: r.name_folded, source_count: r.source_count });
+
+const ORDER = {
+  recent: sql`created_at desc, id desc`,
+  name: sql`name_folded asc nulls last, id asc`,
+  source_count: sql`source_count desc, name_folded asc nulls last, id asc`,
+};
+
+/**
+ * The rows from `start` on, in the sort's order. Each part is one range of a list index (a row
+ * comparison over its columns), so none scans what lies before the start; names sort nulls last,
+ * which no single range holds, hence a part for them.
+ */
+function fromStart(live: Docs, sort: LibrarySort, s: PageStart, limit: number) {
+  const part = (n: number, where: RawBuilder<boolean>, order: RawBuilder<unknown>) =>
+    sql`select * from (${live.select(LIST_COLUMNS).select(sql.lit(n).as('part')).where(where).orderBy(order).limit(limit)}) as ${sql.raw(`p${n}`)}`;
+  const named = (n: number, rest: RawBuilder<boolean>) =>
+    s.name_folded === null
+      ? [part(n + 1, sql<boolean>`${rest} and name_folded is null and id >= ${s.id}`, sql`id`)]
+      : [part(n, sql<boolean>`${rest} and (name_folded, id) >= (${s.name_folded}, ${s.id})`, sql`name_folded, id`), part(n + 1, sql<boolean>`${rest} and name_folded is null`, sql`id`)];
+  const parts =
+    sort === 'recent'
+      ? [part(0, sql<boolean>`(created_at, id) <= (${s.created_at}::timestamptz, ${s.id})`, ORDER.recent)]
+      : sort === 'name'
+        ? named(0, sql<boolean>`true`)
+        : [...named(0, sql<boolean>`source_count = ${s.source_count}`), part(2, sql<boolean>`source_count < ${s.source_count}`, ORDER.source_count)];
+  return sql`select * from (${sql.join(parts, sql` union all `)}) as u order by part, ${ORDER[sort]} limit ${limit}`;
 }
 
 function narrow(docs: Docs, kind: Kind, query: LibraryQuery): Docs {
@@ -87,7 +149,7 @@ export function hasGenre(kind: Kind, genre: string) {
   if (kind === 'album') return sql<boolean>`canonical_docs.genres @> ${wanted}::jsonb`;
   if (kind === 'track') {
     return sql<boolean>`(canonical_docs.genres @> ${wanted}::jsonb or exists (
-      select 1 from canonical_docs a where a.id = canonical_docs.album_id and a.genres @> ${wanted}::jsonb))`;
+      select 1 from canonical_docs a where a.kind = 'album' and a.id = canonical_docs.album_id and a.genres @> ${wanted}::jsonb))`;
   }
   return sql<boolean>`exists (
     select 1 from canonical_docs a

@@ -77,9 +77,12 @@ export async function heatmap(db: Db, owner: Owner, window: Window | null): Prom
 }
 
 export async function playsPerDay(db: Db, owner: Owner, window: Window | null): Promise<{ date: string; plays: number }[]> {
-  let rows = db.selectFrom('dashboard_days').select(['day', 'plays']).where('user_key', '=', owner.user_key).where('listener', '=', owner.listener);
-  if (window) rows = rows.where('day', '>', window.firstDay);
-  const days = await rows.orderBy('day').execute();
+  // All time is a row per day of years of history: one JSON value built in SQL decodes far faster than as many rows.
+  const { rows } = await sql<{ days: string }>`
+    select coalesce(json_agg(json_build_object('date', to_char(date '1970-01-01' + day, 'YYYY-MM-DD'), 'plays', plays) order by day), '[]')::text as days
+    from dashboard_days
+    where user_key = ${owner.user_key} and listener = ${owner.listener} ${window ? sql`and day > ${window.firstDay}` : sql``}`.execute(db);
+  const days = JSON.parse(rows[0]!.days) as { date: string; plays: number }[];
   if (window) {
     const partial = await db
       .selectFrom('dashboard_scrobbles')
@@ -89,9 +92,9 @@ export async function playsPerDay(db: Db, owner: Owner, window: Window | null): 
       .where('uts', '>=', window.start)
       .where('uts', '<', window.firstDayEnd)
       .executeTakeFirstOrThrow();
-    if (Number(partial.n) > 0) days.unshift({ day: window.firstDay, plays: Number(partial.n) });
+    if (Number(partial.n) > 0) days.unshift({ date: isoDate(window.firstDay), plays: Number(partial.n) });
   }
-  return days.map((d) => ({ date: isoDate(d.day), plays: d.plays }));
+  return days;
 }
 
 /** Artists first scrobbled inside the window (all of them for all time), through the first-play index. */

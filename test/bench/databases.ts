@@ -83,3 +83,10 @@ async function adminQuery(url: string, text: string): Promise<void> {
     await client.end();
   }
 }
+
+/** A throwaway empty database on the server of `url` for a service to migrate itself: its URL, and how to drop it. */
+export async function throwawayPostgres(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `ml_bench_${randomBytes(6).toString('hex')}`;
+  await adminQuery(url, `create database ${name}`);
+  return { url: withDatabase(url, name), drop: () => adminQuery(url, `drop database if exists ${name} with (force)`) };
+}

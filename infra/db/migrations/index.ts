@@ -25,6 +25,7 @@ import * as dbCounters from './0081-db-counters.ts';
 import * as upstreamConnections from './0082-upstream-connections.ts';
 import * as streamer from './0030-streamer.ts';
 import * as streamerAudioFeatures from './0031-streamer-audio-features.ts';
+import * as libraryReads from './0110-library-reads.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -54,6 +55,7 @@ const migrations: Record<string, Migration> = {
   '0082-upstream-connections': upstreamConnections,
   '0030-streamer': streamer,
   '0031-streamer-audio-features': streamerAudioFeatures,
+  '0110-library-reads': libraryReads,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

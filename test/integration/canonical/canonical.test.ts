@@ -76,6 +76,15 @@ describe('the canonical layer', () => {
       expect((await viewer.get('/tracks/resolve')).status).to.equal(404);
     });
 
+    it('when searched by a piece of its name, then the track answers as its doc does, refs included', async () => {
+      const res = await viewer.get('/tracks/search?q=ome toge');
+      expect(res.status).to.equal(200);
+      expect(res.body).to.have.length(1);
+      expect(res.body[0]).to.deep.equal((await viewer.get(`/tracks/${trackId}`)).body);
+      expect(res.body[0].refs.map((r: { source: string }) => r.source)).to.deep.equal(['catalog', 'mediaserver', 'scrobbler']);
+      expect((await viewer.get('/tracks/search?q=nothing like it')).body).to.deep.equal([]);
+    });
+
     it('then refs/check tells which canonical owns each ref', async () => {
       const res = await viewer.post('/tracks/refs/check', { refs: [{ source: 'catalog', external_id: '116348128' }, { source: 'catalog', external_id: '999' }] });
       expect(res.body.results.map((r: { canonical_id: string | null }) => r.canonical_id)).to.deep.equal([trackId, null]);

@@ -150,6 +150,34 @@ describe('the library browser', () => {
       expect(second.items).to.have.length(11);
       expect(new Set([...first.items, ...second.items].map((r) => r.id)).size).to.equal(61);
     });
+
+    it('when paged a few at a time in any order, then every sort and filter answers the pages of its one-page list', async () => {
+      for (const sort of ['recent', 'name', 'source_count']) {
+        for (const filter of ['all', 'playable']) {
+          const path = `/library/albums?sort=${sort}&filter=${filter}`;
+          const whole = (await list(`${path}&page_size=100`)).items.map((r) => r.id);
+          const pages = Math.ceil(whole.length / 7);
+          // In order (each page begins where the last one ended), then back and forth.
+          for (const page of [...Array.from({ length: pages }, (_, i) => i + 1), 3, pages, 2, 2]) {
+            const read = await list(`${path}&page=${page}&page_size=7`);
+            expect(read.items.map((r) => r.id), `${path} page ${page}`).to.deep.equal(whole.slice((page - 1) * 7, page * 7));
+            expect(read).to.include({ total: whole.length, has_more: page * 7 < whole.length });
+          }
+        }
+      }
+    });
+
+    it('when an album arrives between two reads of a page, then the total and the page include it', async () => {
+      const path = '/library/albums?sort=name&page_size=7';
+      await list(`${path}&page=1`);
+      const before = await list(`${path}&page=2`);
+      await reconcile(app.ctx, albumSeen('catalog', 'bulk-new', 'Bulk Album 00 bis', artistSeen('catalog', 'bulk-artist', 'Bulk Artist'), { upc: 'BULKNEW' }));
+      const after = await list(`${path}&page=2`);
+      const whole = (await list('/library/albums?sort=name&page_size=100')).items.map((r) => r.id);
+      expect(after.total).to.equal(before.total + 1);
+      expect(after.items.map((r) => r.id)).to.deep.equal(whole.slice(7, 14));
+      expect(after.items.map((r) => r.id)).to.not.deep.equal(before.items.map((r) => r.id));
+    });
   });
 
   it('needs a session', async () => {

@@ -1,0 +1,39 @@
+/** Where a page begins in its sort's order: the sort keys of its first row. */
+export interface PageStart {
+  /** As the database printed it: a JS Date would drop the microseconds the order depends on. */
+  created_at: string;
+  id: string;
+  name_folded: string | null;
+  source_count: number;
+}
+
+/**
+ * What a list variant (kind, sort, filter, genre, q, page size) answered at one revision of the
+ * canonical docs (canonical_docs_revision, moved by every batch of their projector): the total, and
+ * where the pages seen so far begin. While the revision stands the total is still exact and a page
+ * can be read from its start key (keyset) instead of skipping every row before it.
+ */
+export interface ListMemo {
+  at: string;
+  total: number;
+  starts: Map<number, PageStart>;
+}
+
+const MAX_VARIANTS = 500;
+const MAX_STARTS = 10_000;
+// Per database handle: tests run several services, each on its own database, in one process.
+const memos = new WeakMap<object, Map<string, ListMemo>>();
+
+export function recall(db: object, variant: string): ListMemo | undefined {
+  return memos.get(db)?.get(variant);
+}
+
+export function remember(db: object, variant: string, memo: ListMemo): void {
+  let byVariant = memos.get(db);
+  if (!byVariant) memos.set(db, (byVariant = new Map()));
+  byVariant.delete(variant);
+  byVariant.set(variant, memo);
+  // Free-text `q` makes the variants unbounded: drop the least recently answered.
+  if (byVariant.size > MAX_VARIANTS) byVariant.delete(byVariant.keys().next().value!);
+  if (memo.starts.size > MAX_STARTS) memo.starts.clear();
+}

@@ -1,25 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect } from 'chai';
 import { ApiClient } from '../../support/api.ts';
+import { freePort } from '../../support/service-process.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..', '..');
 const ADMIN_PASSWORD = 'kill9-admin-password';
-
-/** A port nobody listens on right now (the service does not print an ephemeral one reliably). */
-function freePort(): Promise<number> {
-  return new Promise((done, failed) => {
-    const server = createServer();
-    server.once('error', failed);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 interface Running {
   child: ChildProcess;

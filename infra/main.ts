@@ -21,7 +21,7 @@ log.info('service started', {
   database: config.DATABASE_URL ? 'postgresql' : `embedded (PGlite in ${config.DATA_DIR})`,
   event_store: config.EVENTSTORE_URL ? 'eventstoredb' : 'postgres',
 });
-if (url) log.info(`Listening on ${url} (API docs: ${url}/docs)`, { url });
+if (url) log.announce(`Listening on ${url} (API docs: ${url}/docs)`, { url });
 
 /**
  * SIGTERM (a container or service manager, through npm) and SIGINT (Ctrl-C) stop the service: no

@@ -17,6 +17,8 @@ import type { TaskEvent } from '../../shared/events/tasks.events.ts';
 import { StoppedByCancel, type TaskContext, type TaskDefinition } from './task.ts';
 
 const PROGRESS_EVERY_MS = 1000;
+/** A progress line in the log this often: enough to see a long task move, not a line per write. */
+const PROGRESS_LOG_EVERY_MS = 10_000;
 const INTERRUPTED = 'interrupted: the service stopped while the task ran';
 
 /** Why a running task's signal was aborted. */
@@ -142,17 +144,19 @@ export class TaskRunner {
     const entry: Running = { controller, progress: Promise.resolve() };
     // Registered before the state is read: a cancel either reaches this controller or is in the log.
     this.running.set(taskId, entry);
+    log.info('task started', { task_id: taskId, name, ...(resumedFrom ? { resumed: true } : {}) });
     const run = (async () => {
       if (!definition) throw new Error(`no task named ${name} in this worker`);
       if ((await this.state(taskId)).cancelRequested) controller.abort('cancel' satisfies StopReason);
       // A run of its own for read-your-writes, not the request that started it.
-      return unitOfWork(this.readModels(), () => definition.run(this.contextFor(taskId, params, startedBy, entry, resumedFrom)), { reactions: false });
+      return unitOfWork(this.readModels(), () => definition.run(this.contextFor(taskId, name, params, startedBy, entry, resumedFrom)), { reactions: false });
     })();
     const settled = run
       .then(
         async (summary) => {
           await entry.progress;
           await this.command(taskId, { type: 'FinishTask', summary }, startedBy);
+          log.info('task finished', { task_id: taskId, name, summary });
         },
         async (error) => {
           await entry.progress;
@@ -179,7 +183,9 @@ export class TaskRunner {
     if (reason === 'cancel' || (!reason && error instanceof StoppedByCancel)) {
       const summary = error instanceof StoppedByCancel ? error.summary : {};
       await this.command(taskId, { type: 'CancelTask', summary }, startedBy);
+      log.info('task cancelled', { task_id: taskId, name, summary });
     } else if (reason === 'shutdown') {
+      log.info('task interrupted by the stop', { task_id: taskId, name, resumes: Boolean(definition?.resumable) });
       if (definition?.resumable) return;
       await this.command(taskId, { type: 'FailTask', error: INTERRUPTED }, startedBy);
     } else {
@@ -188,8 +194,9 @@ export class TaskRunner {
     }
   }
 
-  private contextFor(taskId: string, params: Record<string, unknown>, startedBy: string | null, entry: Running, resumedFrom: Record<string, unknown> | null): TaskContext {
+  private contextFor(taskId: string, name: string, params: Record<string, unknown>, startedBy: string | null, entry: Running, resumedFrom: Record<string, unknown> | null): TaskContext {
     let lastWrite = 0;
+    let lastLine = Date.now();
     const { signal } = entry.controller;
     return {
       taskId,
@@ -202,6 +209,10 @@ export class TaskRunner {
       },
       progress: (progress) => {
         const now = Date.now();
+        if (now - lastLine >= PROGRESS_LOG_EVERY_MS) {
+          lastLine = now;
+          log.info('task progress', { task_id: taskId, name, progress });
+        }
         if (now - lastWrite < PROGRESS_EVERY_MS) return entry.progress;
         lastWrite = now;
         // One write at a time, in order; the outcome waits for the last one.

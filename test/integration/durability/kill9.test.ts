@@ -22,7 +22,7 @@ async function startService(dataDir: string, port: number): Promise<Running> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/main.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((done, failed) => {
-    const timer = setTimeout(() => failed(new Error(`no 'Listening on' within 30 s:\n${output}`)), 30_000);
+    const timer = setTimeout(() => failed(new Error(`no 'Listening on' within 90 s:\n${output}`)), 90_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Listening on (http:\/\/\S+)/.exec(output);
@@ -51,7 +51,7 @@ function kill9(running: Running): Promise<void> {
 }
 
 describe('durability on the embedded database (kill -9)', function () {
-  this.timeout(90_000);
+  this.timeout(240_000);
   let dataDir: string;
   let running: Running | undefined;
 

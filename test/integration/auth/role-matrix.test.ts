@@ -3,7 +3,7 @@ import { type ApiClient, type TestApp, startTestApp } from '../../support/api.ts
 import { signedInAdmin, signedInAs } from '../../support/given.ts';
 
 /**
- * The role matrix, route prefix × caller, as the README states it. Every operation of
+ * The role matrix, route prefix × caller, as docs/accounts.md states it. Every operation of
  * /openapi.json must match one row (the first that matches counts): a new route without a row
  * fails this file until someone decides who may call it.
  */

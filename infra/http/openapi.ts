@@ -1,6 +1,8 @@
 import { ROLE_REQUIRED } from './auth.ts';
 import type { Route } from './define-route.ts';
 import { ComponentSchemas } from './openapi-components.ts';
+import { bodyExample } from './openapi-examples.ts';
+import type { z } from 'zod';
 
 
 const validationError = {
@@ -62,10 +64,16 @@ function operation(route: Route, components: ComponentSchemas) {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     parameters: parameters(route, components),
-    ...(route.body ? { requestBody: { required: true, content: { [bodyType(route)]: { schema: components.convert(route.body, 'input') } } } } : {}),
+    ...(route.body ? { requestBody: requestBody(route, route.body, components) } : {}),
     responses,
     ...(route.access !== 'public' ? { security: [{ cookieSession: [] }] } : {}),
   };
+}
+
+function requestBody(route: Route, body: z.ZodType, components: ComponentSchemas) {
+  const schema = components.convert(body, 'input');
+  const example = bodyExample(body, schema);
+  return { required: true, content: { [bodyType(route)]: { schema, ...(example !== undefined ? { example } : {}) } } };
 }
 
 /** JSON everywhere but on the intake of a sender that posts forms. */

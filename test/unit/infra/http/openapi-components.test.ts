@@ -38,6 +38,14 @@ describe('OpenAPI for generated clients', () => {
     expect(me).not.to.have.any.keys('403', '415');
   });
 
+  it('shows an example with every request body, one its route accepts', () => {
+    for (const route of routes.filter((r) => r.body)) {
+      const content = Object.values(document.paths[route.path][route.method].requestBody.content)[0] as { example?: unknown };
+      expect(content.example, `${route.method} ${route.path}`).to.not.equal(undefined);
+      expect(route.body!.safeParse(content.example).success, `${route.method} ${route.path}`).to.equal(true);
+    }
+  });
+
   it('given a named schema whose request form differs from its response form, then both are components', () => {
     const Named = z.object({ limit: z.number().default(20) }).meta({ id: 'TestPaging' });
     const components = new ComponentSchemas({});

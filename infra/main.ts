@@ -6,7 +6,7 @@ import type { Service } from './service.ts';
 /** Entry point: `npm start` runs the API, the projector and the worker in one process. */
 const config = configOrExit();
 setLogLevel(config.LOG_LEVEL);
-if (config.ROLES.includes('api')) await refuseBusyPort(config.PORT, config.HOST).catch(exitOnPortInUse);
+if (config.ROLES.includes('api')) await refuseBusyPort(config.PORT, config.HOST).catch(exitOnListenRefused);
 // Loaded after the checks above: a refused setting or a busy port is reported without compiling the whole service first.
 const { createService } = await import('./service.ts');
 const service = await createService(config);
@@ -14,7 +14,7 @@ const starting = service.start();
 stopOnSignals(service, starting);
 const { url } = await starting.catch(async (error) => {
   await service.stop();
-  return exitOnPortInUse(error);
+  return exitOnListenRefused(error);
 });
 log.info('service started', {
   roles: config.ROLES,
@@ -52,9 +52,12 @@ function stopOnSignals(running: Service, started: Promise<unknown>): void {
   }
 }
 
-function exitOnPortInUse(error: unknown): never {
-  if (!(error instanceof PortInUse)) throw error;
-  log.error(error.message);
+/** A port or address the service cannot listen on is a setting to fix: one line, no stack trace. */
+function exitOnListenRefused(error: unknown): never {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (error instanceof PortInUse) log.error(error.message);
+  else if (code === 'EACCES' || code === 'EADDRNOTAVAIL') log.error(`cannot listen on ${config.HOST}:${config.PORT} (${code}): set HOST and PORT`);
+  else throw error;
   process.exit(1);
 }
 

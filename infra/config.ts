@@ -29,7 +29,7 @@ const ROLES = ['api', 'projector', 'worker'] as const;
 export type Role = (typeof ROLES)[number];
 
 const schema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8000),
+  PORT: z.coerce.number().int().min(0, 'must be a port from 0 to 65535').max(65535, 'must be a port from 0 to 65535').default(8000),
   HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: optional,
@@ -125,6 +125,12 @@ export class ConfigurationError extends Error {
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) throw new ConfigurationError(parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`));
+  if (!parsed.success) throw new ConfigurationError(parsed.error.issues.map(problem));
   return Object.freeze(parsed.data);
+}
+
+/** One line naming the variable (not an index inside it) and what it accepts. */
+function problem(issue: z.core.$ZodIssue): string {
+  const accepts = issue.code === 'invalid_type' && issue.expected === 'number' ? 'must be a number' : issue.message;
+  return `${String(issue.path[0] ?? 'configuration')} ${accepts}`;
 }

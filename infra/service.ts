@@ -14,7 +14,7 @@ import type { EventStore } from './eventstore/event-store.ts';
 import { createEventStoreDbEventStore } from './eventstore/eventstoredb/eventstoredb-event-store.ts';
 import { createPostgresEventStore } from './eventstore/postgres/postgres-event-store.ts';
 import { createApp } from './http/app.ts';
-import { type HttpTimeouts, HTTP_TIMEOUTS, createHttpServer } from './http/server.ts';
+import { type HttpTimeouts, HTTP_TIMEOUTS, createHttpServer, drain, listen } from './http/server.ts';
 import { RequestActivity } from './http/request-activity.ts';
 import { log } from './logger.ts';
 import { ProjectionRunner, type RunnerOptions } from './projections/runner.ts';
@@ -38,6 +38,8 @@ import { reactors } from './reactors/registry.ts';
 const CATCH_UP_TIMEOUT_MS = 5000;
 /** A reaction waits on an upstream: past this the answer goes out and the reaction finishes on its own. */
 const REACTION_CATCH_UP_TIMEOUT_MS = 3000;
+/** At a stop, requests in flight get this long to finish before their connections are cut. */
+const DRAIN_MS = 10_000;
 
 export interface ServiceOptions {
   /** An already open database (tests hand in a clone of a migrated template). */
@@ -48,6 +50,8 @@ export interface ServiceOptions {
   runner?: Pick<RunnerOptions, 'retryMs' | 'maxAttempts'>;
   /** Tests shorten them to see a slow client cut without waiting 30 s. */
   httpTimeouts?: Partial<HttpTimeouts>;
+  /** Tests stop at once: nothing of theirs is in flight worth waiting for. */
+  drainMs?: number;
 }
 
 export interface Service {
@@ -140,20 +144,14 @@ export async function createService(config: Config, options: ServiceOptions = {}
       if (roles.has('api')) await unitOfWork(ctx.readModels, () => bootstrapAdmin(ctx), { reactions: false });
       if (!roles.has('api')) return {};
       const listening = createHttpServer(app, { ...HTTP_TIMEOUTS, ...options.httpTimeouts });
-      await new Promise<void>((resolve, reject) => {
-        listening.once('error', reject);
-        listening.listen(config.PORT, config.HOST, () => resolve());
-      });
+      await listen(listening, config.PORT, config.HOST);
       server = listening;
       const address = server.address();
       const port = typeof address === 'object' && address ? address.port : config.PORT;
       return { url: `http://${config.HOST.includes(':') ? `[${config.HOST}]` : config.HOST}:${port}` };
     },
     async stop() {
-      if (server) {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server!.close(() => resolve()));
-      }
+      if (server) await drain(server, options.drainMs ?? DRAIN_MS);
       await Promise.all(runningReactors.map((r) => r.stop()));
       stopSchedules();
       await tasks.stop();

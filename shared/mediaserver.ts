@@ -8,5 +8,5 @@ export const LinkView = z.object({
   account_title: z.string().nullable(),
   thumb: z.string().nullable(),
   linked_at: z.string(),
-});
+}).meta({ id: 'MediaserverLink' });
 export type LinkView = z.infer<typeof LinkView>;

@@ -14,10 +14,10 @@ export const TaskRecord = z.object({
   started_at: z.string(),
   updated_at: z.string(),
   finished_at: z.string().nullable(),
-});
+}).meta({ id: 'Task' });
 
 /** What an endpoint that starts a background task answers at once. */
-export const TaskStartedResponse = z.object({ task_id: z.string(), name: z.string(), status: z.literal('running') });
+export const TaskStartedResponse = z.object({ task_id: z.string(), name: z.string(), status: z.literal('running') }).meta({ id: 'TaskStarted' });
 
 export const TASK_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const;
 

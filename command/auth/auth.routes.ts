@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
+import { log } from '../../infra/logger.ts';
 import { BadRequest, Forbidden, Unauthorized } from '../../shared/errors.ts';
 import { Password, Username } from '../../shared/usernames.ts';
 import { UserObject, findUser } from '../../projectors/auth/users.reads.ts';
@@ -22,7 +23,13 @@ export const authRoutes = [
     errors: { 401: 'Incorrect username or password', 429: 'Too many failed logins' },
     handler: async ({ ctx, body, req, res }) => {
       const attempt = ctx.auth.throttle.attempt(body.username, req.ip ?? 'unknown');
-      const row = await accounts(ctx).verifyPassword(body.username, body.password);
+      const row = await accounts(ctx)
+        .verifyPassword(body.username, body.password)
+        .catch((error: unknown) => {
+          // One line with the address and the name tried, for fail2ban; never the password.
+          if (error instanceof Unauthorized) log.warn('failed login', { address: req.ip ?? 'unknown', username: body.username });
+          throw error;
+        });
       attempt.succeeded();
       setSessionCookie(ctx, res, row.username, row.session_version);
       return (await findUser(ctx.db, row.username))!;

@@ -14,7 +14,9 @@ export function rebuildTask(projections: ProjectionRunner | undefined): TaskDefi
     async run(ctx) {
       if (!projections) throw new Error('this process does not run the projector role');
       const started = Date.now();
-      const events = await projections.rebuild(rebuildableReadModels, (p) => void ctx.progress({ ...p, read_models: rebuildableReadModels }).catch(() => {}));
+      const events = await projections.rebuild(rebuildableReadModels, (p) => void ctx.progress({ ...p, read_models: rebuildableReadModels }));
+      // The count taken at the start misses what was appended during the replay: end on the real figures.
+      await ctx.progress({ processed: events, total: events, read_models: rebuildableReadModels });
       return { read_models: rebuildableReadModels, events_replayed: events, seconds: (Date.now() - started) / 1000 };
     },
   };

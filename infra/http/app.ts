@@ -3,7 +3,6 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import type { z } from 'zod';
 import { Forbidden, UnsupportedMediaType } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
-import { log } from '../logger.ts';
 import { unitOfWork } from '../projections/read-models.ts';
 import { authorize } from './auth.ts';
 import type { Route } from './define-route.ts';
@@ -14,6 +13,7 @@ import { inputProblems } from './input-guard.ts';
 import { intakeGuard } from './intake.ts';
 import { openApiDocument } from './openapi.ts';
 import type { RequestActivity } from './request-activity.ts';
+import { requestLog } from './request-log.ts';
 
 const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -124,19 +124,4 @@ function notFound(routes: Route[]) {
     if (known) res.status(405).json({ detail: 'Method Not Allowed' });
     else res.status(404).json({ detail: 'Not Found' });
   };
-}
-
-/**
- * One line per request: method, path without its query (which may carry tokens), status, time, user.
- * Logged on close, so a request the client gave up on still gets its line (`aborted`).
- */
-function requestLog(req: Request, res: Response, next: NextFunction) {
-  const started = process.hrtime.bigint();
-  const path = req.path;
-  res.once('close', () => {
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    const aborted = res.writableFinished ? {} : { aborted: true };
-    log.info('request', { method: req.method, path, status: res.statusCode, ms: Math.round(ms * 10) / 10, user: res.locals.user ?? null, ...aborted });
-  });
-  next();
 }

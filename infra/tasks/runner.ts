@@ -16,8 +16,8 @@ import { type ReadModels, unitOfWork } from '../projections/read-models.ts';
 import { type Handled, handleCommand } from '../eventstore/command-handler.ts';
 import type { TaskEvent } from '../../shared/events/tasks.events.ts';
 import { StoppedByCancel, type TaskContext, type TaskDefinition } from './task.ts';
+import { ProgressReporter } from './progress.ts';
 
-const PROGRESS_EVERY_MS = 1000;
 const INTERRUPTED = 'interrupted: the service stopped while the task ran';
 
 /** Why a running task's signal was aborted. */
@@ -29,8 +29,8 @@ const nextTaskId = monotonicFactory();
 
 interface Running {
   controller: AbortController;
-  /** Progress writes still in flight: the outcome is recorded after them. */
-  progress: Promise<void>;
+  /** Progress writes still in flight or held back: the outcome is recorded after them. */
+  progress: ProgressReporter;
 }
 
 /**
@@ -140,9 +140,10 @@ export class TaskRunner {
     if (this.running.has(taskId)) return;
     const definition = this.definitions.get(name);
     const controller = new AbortController();
-    const entry: Running = { controller, progress: Promise.resolve() };
+    const entry: Running = { controller, progress: this.reporter(taskId, name, startedBy) };
     // Registered before the state is read: a cancel either reaches this controller or is in the log.
     this.running.set(taskId, entry);
+    log.info('task started', { task_id: taskId, name, ...(resumedFrom ? { resumed: true } : {}) });
     const run = (async () => {
       if (!definition) throw new Error(`no task named ${name} in this worker`);
       if ((await this.state(taskId)).cancelRequested) controller.abort('cancel' satisfies StopReason);
@@ -152,11 +153,12 @@ export class TaskRunner {
     const settled = run
       .then(
         async (summary) => {
-          await entry.progress;
+          await entry.progress.flush();
           await this.command(taskId, { type: 'FinishTask', summary }, startedBy);
+          log.info('task finished', { task_id: taskId, name, summary });
         },
         async (error) => {
-          await entry.progress;
+          await entry.progress.flush();
           await this.recordStop(taskId, name, definition, controller.signal, error, startedBy);
         },
       )
@@ -180,7 +182,9 @@ export class TaskRunner {
     if (reason === 'cancel' || (!reason && error instanceof StoppedByCancel)) {
       const summary = error instanceof StoppedByCancel ? error.summary : {};
       await this.command(taskId, { type: 'CancelTask', summary }, startedBy);
+      log.info('task cancelled', { task_id: taskId, name, summary });
     } else if (reason === 'shutdown') {
+      log.info('task interrupted by the stop', { task_id: taskId, name, resumes: Boolean(definition?.resumable) });
       if (definition?.resumable) return;
       await this.command(taskId, { type: 'FailTask', error: INTERRUPTED }, startedBy);
     } else {
@@ -190,7 +194,6 @@ export class TaskRunner {
   }
 
   private contextFor(taskId: string, params: Record<string, unknown>, startedBy: string | null, entry: Running, resumedFrom: Record<string, unknown> | null): TaskContext {
-    let lastWrite = 0;
     const { signal } = entry.controller;
     return {
       taskId,
@@ -201,20 +204,19 @@ export class TaskRunner {
       checkpoint() {
         if (signal.aborted) throw new StoppedByCancel();
       },
-      progress: (progress) => {
-        const now = Date.now();
-        if (now - lastWrite < PROGRESS_EVERY_MS) return entry.progress;
-        lastWrite = now;
-        // One write at a time, in order; the outcome waits for the last one.
-        entry.progress = entry.progress
-          .then(() => this.command(taskId, { type: 'RecordProgress', progress }, startedBy))
-          .then(
-            () => undefined,
-            (error) => log.warn('tasks: could not record progress', { task_id: taskId, error: String(error) }),
-          );
-        return entry.progress;
-      },
+      progress: (progress) => entry.progress.report(progress),
     };
+  }
+
+  private reporter(taskId: string, name: string, startedBy: string | null): ProgressReporter {
+    return new ProgressReporter(
+      (progress) =>
+        this.command(taskId, { type: 'RecordProgress', progress }, startedBy).then(
+          () => undefined,
+          (error) => log.warn('tasks: could not record progress', { task_id: taskId, error: String(error) }),
+        ),
+      (progress) => log.info('task progress', { task_id: taskId, name, progress }),
+    );
   }
 
   private async state(taskId: string): Promise<taskDecider.TaskState> {

@@ -13,7 +13,7 @@ export const UserObject = z.object({
   preferences: z.object({ mediaserver_favorites_sync_enabled: z.boolean() }),
   scrobbler_username: z.string().nullable(),
   created_at: z.string(),
-});
+}).meta({ id: 'User' });
 
 export function toUserObject(row: Selectable<UsersTable>): z.infer<typeof UserObject> {
   return {

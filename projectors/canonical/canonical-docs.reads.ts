@@ -4,7 +4,7 @@ import type { Database } from '../../infra/db/database.ts';
 import type { CanonicalDocsTable } from './canonical-docs.table.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 
-export const RefRow = z.object({ source: z.string(), external_id: z.string() });
+export const RefRow = z.object({ source: z.string(), external_id: z.string() }).meta({ id: 'ExternalRef' });
 
 const Affiliation = z.object({ mbid: z.string(), name: z.string(), relation: z.string(), begin: z.string().nullable(), end: z.string().nullable(), ended: z.boolean() });
 const Credit = z.object({ name: z.string(), mbid: z.string().nullable(), work: z.string().nullable() });
@@ -54,7 +54,7 @@ export const CanonicalDoc = z.object({
   refs: z.array(RefRow),
   created_at: z.string(),
   updated_at: z.string(),
-});
+}).meta({ id: 'CanonicalEntity' });
 export type CanonicalDoc = z.infer<typeof CanonicalDoc>;
 
 /** Every column a doc is rendered from: all but the per-ref facts, which can be large. */

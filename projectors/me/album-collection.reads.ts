@@ -17,7 +17,7 @@ export const AlbumCollectionRow = CanonicalDoc.extend({
   owned_at: z.string().nullable(),
   /** When it entered the list it is shown in. */
   added_at: z.string(),
-});
+}).meta({ id: 'CollectionAlbum' });
 export type AlbumCollectionRow = z.infer<typeof AlbumCollectionRow>;
 
 interface Entry {

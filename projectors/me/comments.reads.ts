@@ -18,11 +18,11 @@ export const CommentRow = z.object({
   edited: z.boolean(),
   created_at: z.string(),
   updated_at: z.string(),
-});
+}).meta({ id: 'Note' });
 export type CommentRow = z.infer<typeof CommentRow>;
 
-export const ItemSummary = z.object({ kind: z.string(), canonical_id: z.string(), title: z.string().nullable(), subtitle: z.string().nullable(), cover: z.string().nullable() });
-export const MyCommentRow = CommentRow.extend({ item: ItemSummary });
+export const ItemSummary = z.object({ kind: z.string(), canonical_id: z.string(), title: z.string().nullable(), subtitle: z.string().nullable(), cover: z.string().nullable() }).meta({ id: 'ItemSummary' });
+export const MyCommentRow = CommentRow.extend({ item: ItemSummary }).meta({ id: 'MyNote' });
 
 async function toRows(db: Kysely<Database>, rows: Selectable<CommentsTable>[]): Promise<CommentRow[]> {
   const ends = await chainEnds(db, rows.map((r) => r.canonical_id));

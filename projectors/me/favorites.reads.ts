@@ -6,7 +6,7 @@ import { CanonicalDoc, docsFor } from '../canonical/canonical-docs.reads.ts';
 import { chainEnds, idsEndingAt } from '../canonical/merge-aliases.reads.ts';
 
 /** A favorite as the client renders it: the entity's canonical doc plus when it was added. */
-export const FavoriteRow = CanonicalDoc.extend({ canonical_id: z.string(), added_at: z.string() });
+export const FavoriteRow = CanonicalDoc.extend({ canonical_id: z.string(), added_at: z.string() }).meta({ id: 'Favorite' });
 export type FavoriteRow = z.infer<typeof FavoriteRow>;
 
 /** Live docs by id, in no particular order. */

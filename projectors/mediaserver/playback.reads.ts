@@ -87,7 +87,7 @@ export const TrackDetails = z.object({
   last_played_at: z.string().nullable(),
   added_at: z.string().nullable(),
   star_rating: z.number().nullable(),
-});
+}).meta({ id: 'TrackDetails' });
 export type TrackDetails = z.infer<typeof TrackDetails>;
 
 const isoOf = (seconds: number | null) => (seconds === null ? null : new Date(Number(seconds) * 1000).toISOString());

@@ -48,6 +48,16 @@ export async function listTasks(db: Kysely<Database>, f: TaskFilters) {
   };
 }
 
+/** Every task one account started, newest first. */
+export async function tasksOf(db: Kysely<Database>, username: string, page: number, limit: number) {
+  const mine = db.selectFrom('task_history').where('started_by', '=', username);
+  const [rows, total] = await Promise.all([
+    mine.selectAll().orderBy('started_at', 'desc').orderBy('task_id', 'desc').limit(limit).offset(offsetOf(page, limit)).execute(),
+    mine.select(sql<number>`count(*)::int`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map(toTaskRecord), total: Number(total.n), page, limit };
+}
+
 export async function findTask(db: Kysely<Database>, taskId: string) {
   const row = await db.selectFrom('task_history').selectAll().where('task_id', '=', taskId).executeTakeFirst();
   return row ? toTaskRecord(row) : undefined;

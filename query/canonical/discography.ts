@@ -22,7 +22,7 @@ export const DiscographyCard = z.object({
   playable: z.boolean(),
   mbid: z.string().nullable(),
   catalog_id: z.string().nullable(),
-});
+}).meta({ id: 'DiscographyCard' });
 export type DiscographyCard = z.infer<typeof DiscographyCard>;
 
 /**

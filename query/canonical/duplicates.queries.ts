@@ -11,7 +11,7 @@ export const DuplicateGroup = z.object({
   artist_id: z.string().nullable(),
   count: z.number().int(),
   candidates: z.array(CanonicalDoc),
-});
+}).meta({ id: 'DuplicateGroup' });
 
 export const DuplicatesPage = z.object({
   kind: z.string(),

@@ -23,7 +23,7 @@ export const RelatedArtist = z.object({
   picture: z.string().nullable(),
   in_library: z.boolean(),
   canonical_id: z.string().nullable(),
-});
+}).meta({ id: 'RelatedArtist' });
 export type RelatedArtist = z.infer<typeof RelatedArtist>;
 
 type Candidate = Omit<RelatedArtist, 'in_library' | 'canonical_id'>;

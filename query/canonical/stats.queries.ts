@@ -23,7 +23,7 @@ export const CanonicalStats = z.object({
   total_refs: z.number().int(),
   refs_per_source: z.record(z.string(), z.number().int()),
   refs_per_kind: z.object({ artists: z.number().int(), albums: z.number().int(), tracks: z.number().int() }),
-});
+}).meta({ id: 'CanonicalStats' });
 export type CanonicalStats = z.infer<typeof CanonicalStats>;
 
 const PLURAL = { artist: 'artists', album: 'albums', track: 'tracks' } as const;

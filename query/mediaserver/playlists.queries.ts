@@ -18,7 +18,7 @@ export const PlaylistRow = z.object({
   added_at: z.string().nullable(),
   updated_at: z.string().nullable(),
   synced_at: z.string(),
-});
+}).meta({ id: 'Playlist' });
 export const PlaylistItem = z.object({
   position: z.number().int(),
   rating_key: z.string(),
@@ -29,7 +29,7 @@ export const PlaylistItem = z.object({
   album_title: z.string().nullable(),
   duration_ms: z.number().int().nullable(),
   canonical_track_id: z.string().nullable(),
-});
+}).meta({ id: 'PlaylistItem' });
 export const PlaylistDetail = PlaylistRow.extend({ items_synced_at: z.string().nullable(), items: z.array(PlaylistItem) });
 
 const iso = (seconds: number | string | null) => (seconds === null ? null : new Date(Number(seconds) * 1000).toISOString());

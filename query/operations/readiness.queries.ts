@@ -24,7 +24,7 @@ export const ProjectorReadiness = z.object({
   lag: z.number().int().nullable().describe('log positions behind the head: about the events appended since (bytes of log on EventStoreDB)'),
   stalled_on: StalledOn.nullable(),
   error: z.string().optional().describe('admins only: why it is retrying or stalled'),
-});
+}).meta({ id: 'ProjectorReadiness' });
 
 export const Readiness = z.object({
   status: z.enum(['ready', 'not_ready']),
@@ -34,7 +34,7 @@ export const Readiness = z.object({
   pending_migrations: z.array(z.string()),
   head: z.string().nullable(),
   projectors: z.array(ProjectorReadiness),
-});
+}).meta({ id: 'Readiness' });
 export type Readiness = z.infer<typeof Readiness>;
 
 /**

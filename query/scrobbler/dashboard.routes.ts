@@ -40,7 +40,7 @@ const Dashboard = z
     state: z.enum(['no_scrobbler', 'no_scrobbles', 'ready']),
     window_days: z.number().int().nullable().describe('null: all time'),
   })
-  .extend(z.object(Ready).partial().shape);
+  .extend(z.object(Ready).partial().shape).meta({ id: 'ScrobblerDashboard' });
 
 export const dashboardRoutes = [
   defineRoute({

@@ -53,7 +53,7 @@ export const ScrobbleOut = z.object({
   canonical_artist_id: z.string().nullable(),
   canonical_album_id: z.string().nullable(),
   canonical_track_id: z.string().nullable(),
-});
+}).meta({ id: 'Scrobble' });
 
 /** Keys of scrobbles without a canonical id carry the `s:` prefix; those have no canonical id to show. */
 export const canonicalOf = (key: string | null) => (key && !key.startsWith('s:') ? key : null);

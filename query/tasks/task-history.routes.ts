@@ -3,7 +3,7 @@ import { defineRoute } from '../../infra/http/define-route.ts';
 import { NotFound } from '../../shared/errors.ts';
 import { pageQuery } from '../../infra/http/params.ts';
 import { TASK_STATUS_FILTERS, TaskRecord } from '../../shared/tasks.ts';
-import { findRunningTask, findTask, listTasks } from '../../projectors/tasks/task-history.reads.ts';
+import { findRunningTask, findTask, listTasks, tasksOf } from '../../projectors/tasks/task-history.reads.ts';
 
 const TaskId = z.object({ task_id: z.string().min(1).max(64) });
 
@@ -45,6 +45,17 @@ export const taskHistoryRoutes = [
     response: TaskRecord,
     errors: { 404: 'Unknown task' },
     handler: async ({ ctx, params }) => (await findTask(ctx.db, params.task_id)) ?? notFound(),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/me/tasks',
+    tag: 'me',
+    summary: "The caller's tasks, newest first",
+    description: 'Only tasks the caller started; each with its status, progress (`percent` and `eta_seconds` when the total is known) and summary.',
+    access: 'user',
+    query: z.object(pageQuery(20, 100)),
+    response: z.object({ items: z.array(TaskRecord), total: z.number().int(), page: z.number().int(), limit: z.number().int() }),
+    handler: ({ ctx, query, user }) => tasksOf(ctx.db, user.username, query.page, query.limit),
   }),
   defineRoute({
     method: 'get',

@@ -76,7 +76,7 @@ export interface TestApp {
 export async function startTestApp(
   env: Record<string, string> = {},
   database?: DatabaseHandle,
-  options: { keepDatabase?: boolean; service?: Pick<ServiceOptions, 'extraProjectors' | 'runner' | 'httpTimeouts'> } = {},
+  options: { keepDatabase?: boolean; service?: Pick<ServiceOptions, 'extraProjectors' | 'runner' | 'httpTimeouts' | 'drainMs'> } = {},
 ): Promise<TestApp> {
   const db = database ?? (await freshDatabase());
   const dataDir = mkdtempSync(join(tmpdir(), 'music-library-test-'));
@@ -90,7 +90,7 @@ export async function startTestApp(
     NODE_ENV: 'test',
     ...env,
   });
-  const service = await createService(config, { ...options.service, database: db, validateResponses: true });
+  const service = await createService(config, { drainMs: 0, ...options.service, database: db, validateResponses: true });
   const { url } = await service.start();
   return {
     url: url!,

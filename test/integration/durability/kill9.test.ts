@@ -1,25 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect } from 'chai';
 import { ApiClient } from '../../support/api.ts';
+import { freePort } from '../../support/service-process.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..', '..', '..');
 const ADMIN_PASSWORD = 'kill9-admin-password';
-
-/** A port nobody listens on right now (the service does not print an ephemeral one reliably). */
-function freePort(): Promise<number> {
-  return new Promise((done, failed) => {
-    const server = createServer();
-    server.once('error', failed);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 interface Running {
   child: ChildProcess;
@@ -34,7 +22,7 @@ async function startService(dataDir: string, port: number): Promise<Running> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'infra/main.ts'], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const url = await new Promise<string>((done, failed) => {
-    const timer = setTimeout(() => failed(new Error(`no 'Listening on' within 30 s:\n${output}`)), 30_000);
+    const timer = setTimeout(() => failed(new Error(`no 'Listening on' within 90 s:\n${output}`)), 90_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const match = /Listening on (http:\/\/\S+)/.exec(output);
@@ -63,7 +51,7 @@ function kill9(running: Running): Promise<void> {
 }
 
 describe('durability on the embedded database (kill -9)', function () {
-  this.timeout(90_000);
+  this.timeout(240_000);
   let dataDir: string;
   let running: Running | undefined;
 

@@ -54,6 +54,13 @@ describe('POST /admin/canonical/rebuild (a real task)', () => {
     expect(after).to.deep.equal(before);
   });
 
+  it('ends its progress on the figures of its summary, at 100 percent with nothing left to wait', async () => {
+    const res = await admin.post('/admin/canonical/rebuild');
+    const task = await pollTask(admin, res.body.task_id);
+    expect(task.status).to.equal('completed');
+    expect(task.progress).to.include({ processed: task.summary!.events_replayed, total: task.summary!.events_replayed, percent: 100, eta_seconds: 0 });
+  });
+
   it('shows the rebuild to the admin who started it under /me/tasks', async () => {
     const res = await admin.post('/admin/canonical/rebuild');
     await pollTask(admin, res.body.task_id);

@@ -112,7 +112,7 @@ describe('task history (GET /admin/task-history…, GET /me/tasks/{task_id})', (
         status: 'completed',
         started_by: 'admin',
         params: { who: 'first' },
-        progress: { done: 1, total: 1 },
+        progress: { done: 1, total: 1, percent: 100, eta_seconds: 0 },
         summary: { greeting: 'hello first', items: 3 },
         error: null,
         cancel_requested: false,

@@ -52,6 +52,8 @@ import { seedFromTextRoutes } from '../query/assistant/seed-from-text.routes.ts'
 import { metabaseProxyRoutes } from '../query/metabase/proxy.routes.ts';
 import { enrichRoutes } from '../command/enrichment/enrich.routes.ts';
 import { enrichmentCoverageRoutes } from '../query/enrichment/coverage.routes.ts';
+import { libraryDrainRoutes } from '../command/enrichment/library-drains.routes.ts';
+import { libraryCoverageRoutes } from '../query/enrichment/library-coverage.routes.ts';
 import { metabaseAdminCommandRoutes } from '../command/metabase/admin.routes.ts';
 import { metabaseAdminQueryRoutes } from '../query/metabase/admin.routes.ts';
 import { artistPageRoutes } from '../query/canonical/artist-pages.routes.ts';
@@ -122,4 +124,6 @@ export const routes: Route[] = [
   ...monitorWebhookRoutes,
   ...monitorRoutes,
   ...dbStatsRoutes,
+  ...libraryDrainRoutes,
+  ...libraryCoverageRoutes,
 ];

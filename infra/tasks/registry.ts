@@ -12,6 +12,9 @@ import { mbRelationsTask } from '../../command/enrichment/mb-relations.task.ts';
 import { mbCreditsTask } from '../../command/enrichment/mb-credits.task.ts';
 import { enrichCatalogAlbumsTask } from '../../command/metabase/enrich-catalog-albums.task.ts';
 import { linkIsrcsTask } from '../../command/metabase/link-isrcs.task.ts';
+import { audioQualityTask } from '../../command/enrichment/audio-quality.task.ts';
+import { tagsTask } from '../../command/enrichment/tags.task.ts';
+import { artistReprojectTask } from '../../command/enrichment/artist-reproject.task.ts';
 import type { AppContext } from '../context.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { TaskDefinition } from './task.ts';
@@ -33,5 +36,8 @@ export function taskDefinitions(deps: { projections: ProjectionRunner | undefine
     mbCreditsTask(context),
     enrichCatalogAlbumsTask(context),
     linkIsrcsTask(context),
+    audioQualityTask(context),
+    tagsTask(context),
+    artistReprojectTask(context),
   ];
 }

@@ -33,6 +33,9 @@ export const Credit = z.object({ name: z.string(), mbid: z.string().nullable(), 
 /** A page about the artist elsewhere: `official_site`, `streaming`, `wiki`, `social` or `other`, and the provider's own type. */
 export const ExternalLink = z.object({ category: z.string(), type: z.string(), url: z.string() });
 
+/** An artist's live albums and tracks, and the first and last year among its albums. */
+export const Discography = z.object({ albums: z.number().int(), tracks: z.number().int(), first_year: z.number().int().nullable(), last_year: z.number().int().nullable() });
+
 /**
  * Normalized facts one source reports about an entity: what a ref observed (FactsObserved) and
  * what an enrichment added (EntityEnriched). New kinds of facts are new optional fields here.
@@ -58,7 +61,7 @@ export const Facts = z
     catalog_id: z.string(),
     primary_type: z.string(),
     secondary_types: z.array(z.string()),
-    audio_quality: z.object({ codec: z.string().nullable(), bit_depth: z.number().int().nullable(), lossless: z.boolean() }),
+    audio_quality: z.object({ codec: z.string().nullable(), bit_depth: z.number().int().nullable(), sample_rate: z.number().int().nullable().optional(), lossless: z.boolean() }),
     alt_names: z.array(z.string()),
     external_links: z.array(ExternalLink),
     members: z.array(Affiliation),
@@ -66,6 +69,12 @@ export const Facts = z
     /** Ties other than membership (subgroup, founder, collaborator, tribute, family). */
     affiliations: z.array(Affiliation),
     credits: z.object({ composer: z.array(Credit), lyricist: z.array(Credit), writer: z.array(Credit) }),
+    moods: z.array(z.string()),
+    styles: z.array(z.string()),
+    /** Artists: what their live albums and tracks add up to (the artist-reproject drain's). */
+    discography: Discography,
+    /** The tags drain's layer: how many raw tags, genres, moods and styles it unified; another count means unify again. */
+    unified_from: z.number().int(),
   })
   .partial();
 export type Facts = z.infer<typeof Facts>;

@@ -54,6 +54,8 @@ import { enrichRoutes } from '../command/enrichment/enrich.routes.ts';
 import { enrichmentCoverageRoutes } from '../query/enrichment/coverage.routes.ts';
 import { libraryDrainRoutes } from '../command/enrichment/library-drains.routes.ts';
 import { libraryCoverageRoutes } from '../query/enrichment/library-coverage.routes.ts';
+import { lyricsDrainRoutes } from '../command/enrichment/lyrics.routes.ts';
+import { lyricsQueryRoutes } from '../query/enrichment/lyrics.routes.ts';
 import { metabaseAdminCommandRoutes } from '../command/metabase/admin.routes.ts';
 import { metabaseAdminQueryRoutes } from '../query/metabase/admin.routes.ts';
 import { artistPageRoutes } from '../query/canonical/artist-pages.routes.ts';
@@ -126,4 +128,6 @@ export const routes: Route[] = [
   ...dbStatsRoutes,
   ...libraryDrainRoutes,
   ...libraryCoverageRoutes,
+  ...lyricsDrainRoutes,
+  ...lyricsQueryRoutes,
 ];

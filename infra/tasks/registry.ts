@@ -15,6 +15,7 @@ import { linkIsrcsTask } from '../../command/metabase/link-isrcs.task.ts';
 import { audioQualityTask } from '../../command/enrichment/audio-quality.task.ts';
 import { tagsTask } from '../../command/enrichment/tags.task.ts';
 import { artistReprojectTask } from '../../command/enrichment/artist-reproject.task.ts';
+import { lyricsTask } from '../../command/enrichment/lyrics.task.ts';
 import type { AppContext } from '../context.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { TaskDefinition } from './task.ts';
@@ -39,5 +40,6 @@ export function taskDefinitions(deps: { projections: ProjectionRunner | undefine
     audioQualityTask(context),
     tagsTask(context),
     artistReprojectTask(context),
+    lyricsTask(context),
   ];
 }

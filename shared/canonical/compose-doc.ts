@@ -13,8 +13,8 @@ const priorityOf = (source: string) => {
 };
 
 type Unioned = 'genres' | 'tags' | 'moods' | 'styles' | 'secondary_types' | 'alt_names';
-/** Bookkeeping of a drain, not a field of the doc. */
-type Internal = 'unified_from';
+/** Bookkeeping of a drain, or facts read on their own route: not fields of the doc. */
+type Internal = 'unified_from' | 'lyrics';
 /** The tags drain's layer: once an entity has it, its tags, moods and styles are the doc's (folded, counted, top N). */
 export const UNIFIED_TAGS_SOURCE = 'tags';
 type Scalar = Exclude<keyof Facts, Unioned | Internal>;

@@ -36,6 +36,13 @@ export const ExternalLink = z.object({ category: z.string(), type: z.string(), u
 /** An artist's live albums and tracks, and the first and last year among its albums. */
 export const Discography = z.object({ albums: z.number().int(), tracks: z.number().int(), first_year: z.number().int().nullable(), last_year: z.number().int().nullable() });
 
+/** A track's lyrics as the lyrics drain or an on-demand look-up found them; `not_found` is "looked, found none". */
+export const Lyrics = z.object({
+  state: z.enum(['found', 'instrumental', 'not_found']),
+  plain: z.string().nullable(),
+  synced: z.array(z.object({ time_ms: z.number().int(), text: z.string() })).nullable(),
+});
+
 /**
  * Normalized facts one source reports about an entity: what a ref observed (FactsObserved) and
  * what an enrichment added (EntityEnriched). New kinds of facts are new optional fields here.
@@ -75,6 +82,8 @@ export const Facts = z
     discography: Discography,
     /** The tags drain's layer: how many raw tags, genres, moods and styles it unified; another count means unify again. */
     unified_from: z.number().int(),
+    /** Tracks: read by GET /tracks/{id}/lyrics from the facts, not a doc column (too large for listings). */
+    lyrics: Lyrics,
   })
   .partial();
 export type Facts = z.infer<typeof Facts>;

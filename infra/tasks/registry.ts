@@ -16,6 +16,7 @@ import { audioQualityTask } from '../../command/enrichment/audio-quality.task.ts
 import { tagsTask } from '../../command/enrichment/tags.task.ts';
 import { artistReprojectTask } from '../../command/enrichment/artist-reproject.task.ts';
 import { lyricsTask } from '../../command/enrichment/lyrics.task.ts';
+import { discoverCatalogTask } from '../../command/enrichment/discover-catalog.task.ts';
 import type { AppContext } from '../context.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { TaskDefinition } from './task.ts';
@@ -41,5 +42,6 @@ export function taskDefinitions(deps: { projections: ProjectionRunner | undefine
     tagsTask(context),
     artistReprojectTask(context),
     lyricsTask(context),
+    discoverCatalogTask(context),
   ];
 }

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { type Route, defineRoute } from '../../infra/http/define-route.ts';
+import { errorCount } from '../../projectors/enrichment/enrichment-errors.reads.ts';
+import { catalogCoverage } from '../../projectors/enrichment/catalog-discovery.reads.ts';
+
+const int = z.number().int();
+const Counts = z.object({ total: int, with_catalog_ref: int, eligible: int, backlog: int });
+
+export const catalogCoverageRoutes: Route[] = [
+  defineRoute({
+    method: 'get',
+    path: '/admin/canonical/enrich/catalog-coverage',
+    tag: 'enrichment',
+    summary: 'Per kind: live entities, with a catalog ref, findable by exact id (ISRC, UPC, a catalog-linked album or track), backlog; error rows',
+    access: 'admin',
+    response: z.object({ artists: Counts, albums: Counts, tracks: Counts, errors: int }),
+    handler: async ({ ctx }) => ({ ...(await catalogCoverage(ctx.db)), errors: await errorCount(ctx.db, 'catalog_discover') }),
+  }),
+];

@@ -4,6 +4,7 @@ import { queryBool, queryInt } from '../../infra/http/params.ts';
 import { Kind } from '../../shared/events/canonical.events.ts';
 import { DISCOVER_CATALOG_TASK } from './discover-catalog.task.ts';
 import { drainRoute, drainsText } from './drain-route.ts';
+import { LINK_ALBUM_TRACKS_TASK, TRACKLIST_SOURCES } from './link-album-tracks.task.ts';
 import { BATCH_CAP, METABASE_DRAIN_CAP } from './metabase-drains.ts';
 
 export const catalogDrainRoutes: Route[] = [
@@ -13,5 +14,17 @@ export const catalogDrainRoutes: Route[] = [
     summary: 'Link tracks by ISRC, albums by UPC and artists through a catalog-linked album or track to the catalog, never by name, as a task',
     description: `${drainsText(BATCH_CAP, METABASE_DRAIN_CAP)} A catalog id another entity owns, or a code the catalog does not know, is a \`catalog_discover\` error row.`,
     query: z.object({ kind: Kind.default('track'), limit: queryInt(200, { min: 1, max: METABASE_DRAIN_CAP }), drain: queryBool(false) }),
+  }),
+  drainRoute({
+    path: 'link-album-tracks',
+    task: LINK_ALBUM_TRACKS_TASK,
+    summary: "Link the tracks of albums with a source ref to that source's tracks by (disc, track) position, as a task",
+    description: `${drainsText(BATCH_CAP, METABASE_DRAIN_CAP)} An album is skipped unless its track and disc counts match the source's and the titles align (80% of the pairs); \`title_fallback=true\` also links tracks whose title is unique on both sides (counted as \`title_matched\`). Only the catalog's tracklists can be read.`,
+    query: z.object({
+      source: z.enum(TRACKLIST_SOURCES).default('catalog'),
+      limit: queryInt(200, { min: 1, max: METABASE_DRAIN_CAP }),
+      drain: queryBool(false),
+      title_fallback: queryBool(false),
+    }),
   }),
 ];

@@ -17,6 +17,7 @@ import { tagsTask } from '../../command/enrichment/tags.task.ts';
 import { artistReprojectTask } from '../../command/enrichment/artist-reproject.task.ts';
 import { lyricsTask } from '../../command/enrichment/lyrics.task.ts';
 import { discoverCatalogTask } from '../../command/enrichment/discover-catalog.task.ts';
+import { linkAlbumTracksTask } from '../../command/enrichment/link-album-tracks.task.ts';
 import type { AppContext } from '../context.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { TaskDefinition } from './task.ts';
@@ -43,5 +44,6 @@ export function taskDefinitions(deps: { projections: ProjectionRunner | undefine
     artistReprojectTask(context),
     lyricsTask(context),
     discoverCatalogTask(context),
+    linkAlbumTracksTask(context),
   ];
 }

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { type Route, defineRoute } from '../../infra/http/define-route.ts';
 import { errorCount } from '../../projectors/enrichment/enrichment-errors.reads.ts';
 import { catalogCoverage } from '../../projectors/enrichment/catalog-discovery.reads.ts';
+import { albumTrackCoverage } from '../../projectors/enrichment/album-tracks.reads.ts';
 
 const int = z.number().int();
 const Counts = z.object({ total: int, with_catalog_ref: int, eligible: int, backlog: int });
@@ -15,5 +16,14 @@ export const catalogCoverageRoutes: Route[] = [
     access: 'admin',
     response: z.object({ artists: Counts, albums: Counts, tracks: Counts, errors: int }),
     handler: async ({ ctx }) => ({ ...(await catalogCoverage(ctx.db)), errors: await errorCount(ctx.db, 'catalog_discover') }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/admin/canonical/enrich/album-track-coverage',
+    tag: 'enrichment',
+    summary: 'Albums with a catalog ref (eligible): all tracks linked (done), some not (backlog); their tracks and how many are linked; error rows',
+    access: 'admin',
+    response: z.object({ source: z.string(), eligible: int, done: int, backlog: int, tracks: int, tracks_linked: int, errors: int }),
+    handler: async ({ ctx }) => ({ ...(await albumTrackCoverage(ctx.db, 'catalog')), errors: await errorCount(ctx.db, 'album_tracks') }),
   }),
 ];

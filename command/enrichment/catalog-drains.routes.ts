@@ -4,6 +4,7 @@ import { queryBool, queryInt } from '../../infra/http/params.ts';
 import { Kind } from '../../shared/events/canonical.events.ts';
 import { DISCOVER_CATALOG_TASK } from './discover-catalog.task.ts';
 import { drainRoute, drainsText } from './drain-route.ts';
+import { DISCOVER_STORE_TASK, STORE_DRAIN_CAP, STORE_KINDS } from './discover-store.task.ts';
 import { LINK_ALBUM_TRACKS_TASK, TRACKLIST_SOURCES } from './link-album-tracks.task.ts';
 import { BATCH_CAP, METABASE_DRAIN_CAP } from './metabase-drains.ts';
 
@@ -14,6 +15,13 @@ export const catalogDrainRoutes: Route[] = [
     summary: 'Link tracks by ISRC, albums by UPC and artists through a catalog-linked album or track to the catalog, never by name, as a task',
     description: `${drainsText(BATCH_CAP, METABASE_DRAIN_CAP)} A catalog id another entity owns, or a code the catalog does not know, is a \`catalog_discover\` error row.`,
     query: z.object({ kind: Kind.default('track'), limit: queryInt(200, { min: 1, max: METABASE_DRAIN_CAP }), drain: queryBool(false) }),
+  }),
+  drainRoute({
+    path: 'discover-store',
+    task: DISCOVER_STORE_TASK,
+    summary: 'Link albums by UPC and tracks by ISRC to the store, never by name, as a task (about 3 s per candidate, 20 requests a minute)',
+    description: `${drainsText(BATCH_CAP, STORE_DRAIN_CAP)} A store id another entity owns, or a code the store does not know, is a \`store_discover\` error row.`,
+    query: z.object({ kind: z.enum(STORE_KINDS).default('album'), limit: queryInt(200, { min: 1, max: STORE_DRAIN_CAP }), drain: queryBool(false) }),
   }),
   drainRoute({
     path: 'link-album-tracks',

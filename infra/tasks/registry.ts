@@ -18,6 +18,7 @@ import { artistReprojectTask } from '../../command/enrichment/artist-reproject.t
 import { lyricsTask } from '../../command/enrichment/lyrics.task.ts';
 import { discoverCatalogTask } from '../../command/enrichment/discover-catalog.task.ts';
 import { linkAlbumTracksTask } from '../../command/enrichment/link-album-tracks.task.ts';
+import { discoverStoreTask } from '../../command/enrichment/discover-store.task.ts';
 import type { AppContext } from '../context.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { TaskDefinition } from './task.ts';
@@ -45,5 +46,6 @@ export function taskDefinitions(deps: { projections: ProjectionRunner | undefine
     lyricsTask(context),
     discoverCatalogTask(context),
     linkAlbumTracksTask(context),
+    discoverStoreTask(context),
   ];
 }

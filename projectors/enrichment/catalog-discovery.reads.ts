@@ -8,8 +8,9 @@ import type { Kind } from '../../shared/events/canonical.events.ts';
  * name. The coverage route counts with the same predicates.
  */
 
-const noCatalogRef = sql`not exists (select 1 from external_refs r where r.entity_id = d.id and r.source = 'catalog')`;
-const hasCatalogRef = sql`exists (select 1 from external_refs r where r.entity_id = d.id and r.source = 'catalog')`;
+/** The sources discovered by exact code: the catalog (artists too, through a sibling) and the store. */
+export type CodeSource = 'catalog' | 'store';
+const hasRef = (source: CodeSource) => sql`exists (select 1 from external_refs r where r.entity_id = d.id and r.source = ${source})`;
 const CODE: Record<'album' | 'track', RawBuilder<unknown>> = { track: sql`d.isrc`, album: sql`d.upc` };
 /** The catalog id of one live album or track of the artist that has one. */
 const SIBLING = sql`(select r.external_id from canonical_docs s join external_refs r on r.entity_id = s.id and r.source = 'catalog'
@@ -30,31 +31,43 @@ export interface CatalogCandidate {
   via: 'album' | 'track' | null;
 }
 
-export async function undiscovered(db: Kysely<Database>, kind: Kind, afterKey: string | null, limit: number): Promise<CatalogCandidate[]> {
+export async function undiscovered(db: Kysely<Database>, kind: Kind, afterKey: string | null, limit: number, source: CodeSource = 'catalog'): Promise<CatalogCandidate[]> {
   const after = afterKey === null ? sql`true` : sql`d.id collate "C" > ${afterKey}`;
   const code = kind === 'artist' ? SIBLING : CODE[kind];
   const via = kind === 'artist' ? SIBLING_KIND : sql`null`;
   const rows = await sql<CatalogCandidate>`
     select d.id, ${code} as code, ${via} as via from canonical_docs d
-    where ${eligible(kind)} and ${noCatalogRef} and ${after}
+    where ${eligible(kind)} and not ${hasRef(source)} and ${after}
     order by d.id collate "C" limit ${limit}`.execute(db);
   return rows.rows;
 }
 
 const count = async (db: Kysely<Database>, query: RawBuilder<{ n: number }>) => Number((await query.execute(db)).rows[0]?.n ?? 0);
 
-/** Per kind: live entities, those with a catalog ref, those a look-up could find (ISRC, UPC, linked sibling), and the backlog. */
-export async function catalogCoverage(db: Kysely<Database>) {
-  const out: Record<string, { total: number; with_catalog_ref: number; eligible: number; backlog: number }> = {};
-  for (const kind of ['artist', 'album', 'track'] as const) {
+/** Per kind: live entities, those with a ref of the source, those a look-up could find (ISRC, UPC, linked sibling), and the backlog. */
+export async function codeCoverage(db: Kysely<Database>, source: CodeSource, kinds: Kind[]) {
+  const out: Record<string, { total: number; with_ref: number; eligible: number; backlog: number }> = {};
+  for (const kind of kinds) {
     const live = sql`d.kind = ${kind} and not d.tombstoned`;
     const [total, linked, findable, backlog] = await Promise.all([
       count(db, sql`select count(*)::int as n from canonical_docs d where ${live}`),
-      count(db, sql`select count(*)::int as n from canonical_docs d where ${live} and ${hasCatalogRef}`),
+      count(db, sql`select count(*)::int as n from canonical_docs d where ${live} and ${hasRef(source)}`),
       count(db, sql`select count(*)::int as n from canonical_docs d where ${eligible(kind)}`),
-      count(db, sql`select count(*)::int as n from canonical_docs d where ${eligible(kind)} and ${noCatalogRef}`),
+      count(db, sql`select count(*)::int as n from canonical_docs d where ${eligible(kind)} and not ${hasRef(source)}`),
     ]);
-    out[`${kind}s`] = { total, with_catalog_ref: linked, eligible: findable, backlog };
+    out[`${kind}s`] = { total, with_ref: linked, eligible: findable, backlog };
   }
-  return out as Record<'artists' | 'albums' | 'tracks', (typeof out)[string]>;
+  return out;
+}
+
+export async function catalogCoverage(db: Kysely<Database>) {
+  const out = await codeCoverage(db, 'catalog', ['artist', 'album', 'track']);
+  const renamed = (c: (typeof out)[string]) => ({ total: c.total, with_catalog_ref: c.with_ref, eligible: c.eligible, backlog: c.backlog });
+  return { artists: renamed(out.artists!), albums: renamed(out.albums!), tracks: renamed(out.tracks!) };
+}
+
+export async function storeCoverage(db: Kysely<Database>) {
+  const out = await codeCoverage(db, 'store', ['album', 'track']);
+  const renamed = (c: (typeof out)[string]) => ({ total: c.total, with_store_ref: c.with_ref, eligible: c.eligible, backlog: c.backlog });
+  return { albums: renamed(out.albums!), tracks: renamed(out.tracks!) };
 }

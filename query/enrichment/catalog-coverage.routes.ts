@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { type Route, defineRoute } from '../../infra/http/define-route.ts';
 import { errorCount } from '../../projectors/enrichment/enrichment-errors.reads.ts';
-import { catalogCoverage } from '../../projectors/enrichment/catalog-discovery.reads.ts';
+import { catalogCoverage, storeCoverage } from '../../projectors/enrichment/catalog-discovery.reads.ts';
 import { albumTrackCoverage } from '../../projectors/enrichment/album-tracks.reads.ts';
 
 const int = z.number().int();
 const Counts = z.object({ total: int, with_catalog_ref: int, eligible: int, backlog: int });
+const StoreCounts = z.object({ total: int, with_store_ref: int, eligible: int, backlog: int });
 
 export const catalogCoverageRoutes: Route[] = [
   defineRoute({
@@ -16,6 +17,15 @@ export const catalogCoverageRoutes: Route[] = [
     access: 'admin',
     response: z.object({ artists: Counts, albums: Counts, tracks: Counts, errors: int }),
     handler: async ({ ctx }) => ({ ...(await catalogCoverage(ctx.db)), errors: await errorCount(ctx.db, 'catalog_discover') }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/admin/canonical/enrich/store-coverage',
+    tag: 'enrichment',
+    summary: 'Albums and tracks: live, with a store ref, findable by UPC or ISRC, backlog; error rows',
+    access: 'admin',
+    response: z.object({ albums: StoreCounts, tracks: StoreCounts, errors: int }),
+    handler: async ({ ctx }) => ({ ...(await storeCoverage(ctx.db)), errors: await errorCount(ctx.db, 'store_discover') }),
   }),
   defineRoute({
     method: 'get',

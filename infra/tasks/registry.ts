@@ -19,6 +19,7 @@ import { lyricsTask } from '../../command/enrichment/lyrics.task.ts';
 import { discoverCatalogTask } from '../../command/enrichment/discover-catalog.task.ts';
 import { linkAlbumTracksTask } from '../../command/enrichment/link-album-tracks.task.ts';
 import { discoverStoreTask } from '../../command/enrichment/discover-store.task.ts';
+import { releasedbDiscoverTask, releasedbReprojectTask } from '../../command/enrichment/releasedb.tasks.ts';
 import type { AppContext } from '../context.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { TaskDefinition } from './task.ts';
@@ -47,5 +48,7 @@ export function taskDefinitions(deps: { projections: ProjectionRunner | undefine
     discoverCatalogTask(context),
     linkAlbumTracksTask(context),
     discoverStoreTask(context),
+    releasedbDiscoverTask(context),
+    releasedbReprojectTask(context),
   ];
 }

@@ -44,6 +44,7 @@ export function docColumns(doc: ComposedDoc, facts: RefFacts) {
     affiliations: jsonOrNull(doc.affiliations),
     credits: jsonOrNull(doc.credits),
     moods: JSON.stringify(doc.moods),
+    labels: JSON.stringify(doc.labels ?? []),
     styles: JSON.stringify(doc.styles),
     discography: jsonOrNull(doc.discography),
     facts: JSON.stringify(facts),

@@ -36,6 +36,8 @@ export const CanonicalDoc = z.object({
   tags: z.array(z.string()),
   moods: z.array(z.string()),
   styles: z.array(z.string()),
+  /** Albums: record labels (the releasedb's). */
+  labels: z.array(z.string()),
   duration_ms: z.number().int().nullable(),
   preview_url: z.string().nullable(),
   catalog_id: z.string().nullable(),
@@ -67,7 +69,7 @@ export type CanonicalDoc = z.infer<typeof CanonicalDoc>;
 export const LIST_COLUMNS = [
   'id', 'kind', 'name', 'name_folded', 'artist_id', 'artist_name', 'album_id', 'album_title', 'disc', 'track_number', 'isrc', 'upc', 'mbid',
   'year', 'cover_url', 'genres', 'tags', 'duration_ms', 'preview_url', 'catalog_id', 'primary_type', 'secondary_types', 'audio_quality',
-  'sources', 'source_count', 'alt_names', 'external_links', 'members', 'member_of', 'affiliations', 'credits', 'moods', 'styles', 'discography',
+  'sources', 'source_count', 'alt_names', 'external_links', 'members', 'member_of', 'affiliations', 'credits', 'moods', 'styles', 'discography', 'labels',
   'merged_into', 'tombstoned', 'created_at', 'updated_at',
 ] as const;
 
@@ -94,6 +96,7 @@ export function toDoc(row: DocRow, refs: { source: string; external_id: string }
     tags: row.tags,
     moods: row.moods,
     styles: row.styles,
+    labels: row.labels,
     duration_ms: row.duration_ms,
     preview_url: row.preview_url,
     catalog_id: row.catalog_id,

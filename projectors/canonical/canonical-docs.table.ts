@@ -37,6 +37,7 @@ export interface CanonicalDocsTable {
   affiliations: ColumnType<Record<string, unknown>[] | null, string | null, string | null>;
   credits: ColumnType<Record<string, Record<string, unknown>[]> | null, string | null, string | null>;
   moods: Json<string[]>;
+  labels: Json<string[]>;
   styles: Json<string[]>;
   discography: ColumnType<Record<string, number | null> | null, string | null, string | null>;
   /** `<source>|<external_id>` → facts that ref reported. */

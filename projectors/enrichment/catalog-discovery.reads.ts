@@ -8,8 +8,8 @@ import type { Kind } from '../../shared/events/canonical.events.ts';
  * name. The coverage route counts with the same predicates.
  */
 
-/** The sources discovered by exact code: the catalog (artists too, through a sibling) and the store. */
-export type CodeSource = 'catalog' | 'store';
+/** The sources discovered by exact code: the catalog (artists too, through a sibling), the store and the releasedb. */
+export type CodeSource = 'catalog' | 'store' | 'releasedb';
 const hasRef = (source: CodeSource) => sql`exists (select 1 from external_refs r where r.entity_id = d.id and r.source = ${source})`;
 const CODE: Record<'album' | 'track', RawBuilder<unknown>> = { track: sql`d.isrc`, album: sql`d.upc` };
 /** The catalog id of one live album or track of the artist that has one. */

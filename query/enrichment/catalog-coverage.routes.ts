@@ -3,6 +3,7 @@ import { type Route, defineRoute } from '../../infra/http/define-route.ts';
 import { errorCount } from '../../projectors/enrichment/enrichment-errors.reads.ts';
 import { catalogCoverage, storeCoverage } from '../../projectors/enrichment/catalog-discovery.reads.ts';
 import { albumTrackCoverage } from '../../projectors/enrichment/album-tracks.reads.ts';
+import { releasedbCoverage } from '../../projectors/enrichment/releasedb.reads.ts';
 
 const int = z.number().int();
 const Counts = z.object({ total: int, with_catalog_ref: int, eligible: int, backlog: int });
@@ -26,6 +27,15 @@ export const catalogCoverageRoutes: Route[] = [
     access: 'admin',
     response: z.object({ albums: StoreCounts, tracks: StoreCounts, errors: int }),
     handler: async ({ ctx }) => ({ ...(await storeCoverage(ctx.db)), errors: await errorCount(ctx.db, 'store_discover') }),
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/admin/canonical/enrich/releasedb-coverage',
+    tag: 'enrichment',
+    summary: 'Albums: live, with a releasedb ref, with a UPC (eligible), discover backlog, cached releases, reproject backlog; error rows of both drains',
+    access: 'admin',
+    response: z.object({ total: int, with_releasedb_ref: int, eligible: int, backlog: int, cached: int, reproject_backlog: int, errors: int }),
+    handler: async ({ ctx }) => ({ ...(await releasedbCoverage(ctx.db)), errors: (await errorCount(ctx.db, 'releasedb_discover')) + (await errorCount(ctx.db, 'releasedb_reproject')) }),
   }),
   defineRoute({
     method: 'get',

@@ -84,6 +84,8 @@ export const Facts = z
     unified_from: z.number().int(),
     /** Tracks: read by GET /tracks/{id}/lyrics from the facts, not a doc column (too large for listings). */
     lyrics: Lyrics,
+    /** Albums: record labels (the releasedb's). */
+    labels: z.array(z.string()),
   })
   .partial();
 export type Facts = z.infer<typeof Facts>;

@@ -24,6 +24,7 @@ import * as monitorEvents from './0080-monitor-events.ts';
 import * as dbCounters from './0081-db-counters.ts';
 import * as upstreamConnections from './0082-upstream-connections.ts';
 import * as libraryEnrichment from './0050-library-enrichment.ts';
+import * as releasedb from './0051-releasedb.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -52,6 +53,7 @@ const migrations: Record<string, Migration> = {
   '0081-db-counters': dbCounters,
   '0082-upstream-connections': upstreamConnections,
   '0050-library-enrichment': libraryEnrichment,
+  '0051-releasedb': releasedb,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -52,6 +52,12 @@ import { seedFromTextRoutes } from '../query/assistant/seed-from-text.routes.ts'
 import { metabaseProxyRoutes } from '../query/metabase/proxy.routes.ts';
 import { enrichRoutes } from '../command/enrichment/enrich.routes.ts';
 import { enrichmentCoverageRoutes } from '../query/enrichment/coverage.routes.ts';
+import { libraryDrainRoutes } from '../command/enrichment/library-drains.routes.ts';
+import { libraryCoverageRoutes } from '../query/enrichment/library-coverage.routes.ts';
+import { lyricsDrainRoutes } from '../command/enrichment/lyrics.routes.ts';
+import { lyricsQueryRoutes } from '../query/enrichment/lyrics.routes.ts';
+import { catalogDrainRoutes } from '../command/enrichment/catalog-drains.routes.ts';
+import { catalogCoverageRoutes } from '../query/enrichment/catalog-coverage.routes.ts';
 import { metabaseAdminCommandRoutes } from '../command/metabase/admin.routes.ts';
 import { metabaseAdminQueryRoutes } from '../query/metabase/admin.routes.ts';
 import { artistPageRoutes } from '../query/canonical/artist-pages.routes.ts';
@@ -134,4 +140,10 @@ export const routes: Route[] = [
   ...streamerPlaylistRoutes,
   ...streamerImportFavoritesRoutes,
   ...audioFeaturesCronRoutes,
+  ...libraryDrainRoutes,
+  ...libraryCoverageRoutes,
+  ...lyricsDrainRoutes,
+  ...lyricsQueryRoutes,
+  ...catalogDrainRoutes,
+  ...catalogCoverageRoutes,
 ];

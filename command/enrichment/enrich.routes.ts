@@ -3,7 +3,7 @@ import { type Route, defineRoute } from '../../infra/http/define-route.ts';
 import { queryBool, queryInt } from '../../infra/http/params.ts';
 import { ErrorSource } from '../../shared/events/enrichment.events.ts';
 import { Kind } from '../../shared/events/canonical.events.ts';
-import { TaskStartedResponse } from '../../shared/tasks.ts';
+import { drainRoute, drainsText } from './drain-route.ts';
 import { enrichmentCommands } from './enrichment-commands.ts';
 import { HYDRATE_MB_TASK } from './hydrate-mb.task.ts';
 import { MB_CREDITS_TASK } from './mb-credits.task.ts';
@@ -13,30 +13,15 @@ import { PROMOTABLE, PROMOTE_SCROBBLER_TASK } from './promote-scrobbler.task.ts'
 
 const limit = (fallback: number) => queryInt(fallback, { min: 1, max: METABASE_DRAIN_CAP });
 const drain = { drain: queryBool(false) };
-const DRAINS = `Without \`drain\` a run works \`limit\` items (at most ${BATCH_CAP}); with \`drain=true\` it walks the whole backlog, up to ${METABASE_DRAIN_CAP} items. A run continues where the last one stopped. Failures are error rows (GET /admin/canonical/enrich/errors).`;
+const DRAINS = `${drainsText(BATCH_CAP, METABASE_DRAIN_CAP)} The metabase is paced at one request a second.`;
 
-function drainRoute(path: string, task: string, summary: string, query: z.ZodObject<z.ZodRawShape>): Route {
-  return defineRoute({
-    method: 'post',
-    path: `/admin/canonical/enrich/${path}`,
-    tag: 'enrichment',
-    summary,
-    description: `${DRAINS} The metabase is paced at one request a second.`,
-    access: 'admin',
-    query,
-    response: TaskStartedResponse,
-    handler: async ({ ctx, query: params, user }) => {
-      const { task_id } = await ctx.tasks.start(task, params as Record<string, unknown>, user.username);
-      return { task_id, name: task, status: 'running' as const };
-    },
-  });
-}
+const metabaseDrain = (path: string, task: string, summary: string, query: z.ZodObject<z.ZodRawShape>): Route => drainRoute({ path, task, summary, description: DRAINS, query });
 
 export const enrichRoutes: Route[] = [
-  drainRoute('hydrate-mb', HYDRATE_MB_TASK, 'Fetch the metabase entity of every metabase ref not cached yet, as a task', z.object({ kind: Kind.default('track'), limit: limit(200), ...drain })),
-  drainRoute('promote-scrobbler-mbids', PROMOTE_SCROBBLER_TASK, 'Promote the MBIDs the scrobbler reported to metabase refs (artists and tracks), conflict-guarded, as a task', z.object({ kind: z.enum(PROMOTABLE).default('track'), limit: limit(200) })),
-  drainRoute('mb-relations', MB_RELATIONS_TASK, 'External links and membership from the metabase onto artists, as a task', z.object({ limit: limit(200), ...drain })),
-  drainRoute('mb-credits', MB_CREDITS_TASK, 'Composer, lyricist and writer credits from the metabase onto tracks, as a task', z.object({ limit: limit(100), ...drain })),
+  metabaseDrain('hydrate-mb', HYDRATE_MB_TASK, 'Fetch the metabase entity of every metabase ref not cached yet, as a task', z.object({ kind: Kind.default('track'), limit: limit(200), ...drain })),
+  metabaseDrain('promote-scrobbler-mbids', PROMOTE_SCROBBLER_TASK, 'Promote the MBIDs the scrobbler reported to metabase refs (artists and tracks), conflict-guarded, as a task', z.object({ kind: z.enum(PROMOTABLE).default('track'), limit: limit(200) })),
+  metabaseDrain('mb-relations', MB_RELATIONS_TASK, 'External links and membership from the metabase onto artists, as a task', z.object({ limit: limit(200), ...drain })),
+  metabaseDrain('mb-credits', MB_CREDITS_TASK, 'Composer, lyricist and writer credits from the metabase onto tracks, as a task', z.object({ limit: limit(100), ...drain })),
   defineRoute({
     method: 'delete',
     path: '/admin/canonical/enrich/errors',

@@ -19,6 +19,7 @@ import type * as Dashboard from '../../projectors/scrobbler/dashboard.table.ts';
 import type { AssistantConversationsTable, AssistantTurnsTable } from '../../projectors/assistant/conversations.table.ts';
 import type { EnrichmentErrorsTable } from '../../projectors/enrichment/enrichment-errors.table.ts';
 import type { MetabaseCacheTable } from '../upstreams/metabase/cache.table.ts';
+import type { ReleasedbCacheTable } from '../upstreams/releasedb/cache.table.ts';
 import type { MonitorEventValuesTable, MonitorEventsTable } from '../../projectors/monitor/monitor-events.table.ts';
 import type { CountedThroughTable, EventCountsTable, RefCountsTable } from '../../projectors/admin/db-counters.table.ts';
 import type { UpstreamConnectionsTable } from '../../projectors/admin/upstream-connections.table.ts';
@@ -69,6 +70,7 @@ export interface Database {
   assistant_turns: AssistantTurnsTable;
   enrichment_errors: EnrichmentErrorsTable;
   metabase_cache: MetabaseCacheTable;
+  releasedb_cache: ReleasedbCacheTable;
   monitor_events: MonitorEventsTable;
   monitor_event_values: MonitorEventValuesTable;
   event_counts: EventCountsTable;

@@ -1,4 +1,5 @@
-import type { Kind } from '../../shared/events/canonical.events.ts';
+import type { z } from 'zod';
+import type { Kind, Lyrics } from '../../shared/events/canonical.events.ts';
 
 /**
  * Command ports: what a GET route may ask the write side to do when it must write to answer. The
@@ -22,7 +23,14 @@ export interface LibraryCommands {
   refreshLibraries(actor: string | null): Promise<void>;
 }
 
+/** Lyrics fetched while a listener looks: one request within 5 s; what the provider said is recorded on the track. */
+export interface LyricsCommands {
+  /** A fault or a timeout answers `not_found` with the reason and records nothing, so the drain tries again later. */
+  fetch(track: { id: string; name: string; artist_name: string; album_title: string | null; duration_ms: number | null }, actor: string): Promise<z.infer<typeof Lyrics> & { reason: string | null }>;
+}
+
 export interface CommandPorts {
   readonly resolve: ResolveCommands;
   readonly library: LibraryCommands;
+  readonly lyrics: LyricsCommands;
 }

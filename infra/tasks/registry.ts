@@ -16,6 +16,14 @@ import { streamerSyncTask } from '../../command/streamer/sync.task.ts';
 import { audioFeaturesTask } from '../../command/streamer/audio-features.task.ts';
 import { audioFeaturesSchedule } from '../../command/streamer/audio-features.schedule.ts';
 import type { Schedule } from './schedule.ts';
+import { audioQualityTask } from '../../command/enrichment/audio-quality.task.ts';
+import { tagsTask } from '../../command/enrichment/tags.task.ts';
+import { artistReprojectTask } from '../../command/enrichment/artist-reproject.task.ts';
+import { lyricsTask } from '../../command/enrichment/lyrics.task.ts';
+import { discoverCatalogTask } from '../../command/enrichment/discover-catalog.task.ts';
+import { linkAlbumTracksTask } from '../../command/enrichment/link-album-tracks.task.ts';
+import { discoverStoreTask } from '../../command/enrichment/discover-store.task.ts';
+import { releasedbDiscoverTask, releasedbReprojectTask } from '../../command/enrichment/releasedb.tasks.ts';
 import type { AppContext } from '../context.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { TaskDefinition } from './task.ts';
@@ -39,6 +47,15 @@ export function taskDefinitions(deps: { projections: ProjectionRunner | undefine
     linkIsrcsTask(context),
     streamerSyncTask(context),
     audioFeaturesTask(context),
+    audioQualityTask(context),
+    tagsTask(context),
+    artistReprojectTask(context),
+    lyricsTask(context),
+    discoverCatalogTask(context),
+    linkAlbumTracksTask(context),
+    discoverStoreTask(context),
+    releasedbDiscoverTask(context),
+    releasedbReprojectTask(context),
   ];
 }
 

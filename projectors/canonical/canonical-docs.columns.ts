@@ -43,6 +43,10 @@ export function docColumns(doc: ComposedDoc, facts: RefFacts) {
     member_of: jsonOrNull(doc.member_of),
     affiliations: jsonOrNull(doc.affiliations),
     credits: jsonOrNull(doc.credits),
+    moods: JSON.stringify(doc.moods),
+    labels: JSON.stringify(doc.labels ?? []),
+    styles: JSON.stringify(doc.styles),
+    discography: jsonOrNull(doc.discography),
     facts: JSON.stringify(facts),
   };
 }
@@ -50,5 +54,5 @@ export function docColumns(doc: ComposedDoc, facts: RefFacts) {
 export const DOC_COLUMNS = Object.keys(docColumns(composeEmpty(), {})) as (keyof ReturnType<typeof docColumns>)[];
 
 function composeEmpty(): ComposedDoc {
-  return { name_folded: null, genres: [], tags: [], secondary_types: [], alt_names: [], sources: noSources() as ComposedDoc['sources'], source_count: 0 };
+  return { name_folded: null, genres: [], tags: [], moods: [], styles: [], secondary_types: [], alt_names: [], sources: noSources() as ComposedDoc['sources'], source_count: 0 };
 }

@@ -32,12 +32,18 @@ export const CanonicalDoc = z.object({
   cover_url: z.string().nullable(),
   picture: z.string().nullable().optional(),
   genres: z.array(z.string()),
+  /** Albums and tracks: tags, moods and styles unified from every source (the tags drain's). */
   tags: z.array(z.string()),
+  moods: z.array(z.string()),
+  styles: z.array(z.string()),
+  /** Albums: record labels (the releasedb's). */
+  labels: z.array(z.string()),
   duration_ms: z.number().int().nullable(),
   preview_url: z.string().nullable(),
   catalog_id: z.string().nullable(),
   primary_type: z.string().nullable(),
   secondary_types: z.array(z.string()),
+  /** Tracks: codec, bit depth, sample rate and lossless flag of the media server's file. */
   audio_quality: z.record(z.string(), z.unknown()).nullable(),
   sources: z.record(z.string(), z.boolean()),
   source_count: z.number().int(),
@@ -48,6 +54,8 @@ export const CanonicalDoc = z.object({
   member_of: z.array(Affiliation),
   /** Tracks: who composed, wrote the lyrics of, or wrote the work (the metabase's). */
   credits: Credits,
+  /** Artists: live albums and tracks, first and last album year (the artist-reproject drain's); null until reprojected. */
+  discography: z.object({ albums: z.number().int(), tracks: z.number().int(), first_year: z.number().int().nullable(), last_year: z.number().int().nullable() }).nullable(),
   playable: z.boolean(),
   merged_into: z.string().nullable(),
   tombstoned: z.boolean(),
@@ -61,7 +69,7 @@ export type CanonicalDoc = z.infer<typeof CanonicalDoc>;
 export const LIST_COLUMNS = [
   'id', 'kind', 'name', 'name_folded', 'artist_id', 'artist_name', 'album_id', 'album_title', 'disc', 'track_number', 'isrc', 'upc', 'mbid',
   'year', 'cover_url', 'genres', 'tags', 'duration_ms', 'preview_url', 'catalog_id', 'primary_type', 'secondary_types', 'audio_quality',
-  'sources', 'source_count', 'alt_names', 'external_links', 'members', 'member_of', 'affiliations', 'credits',
+  'sources', 'source_count', 'alt_names', 'external_links', 'members', 'member_of', 'affiliations', 'credits', 'moods', 'styles', 'discography', 'labels',
   'merged_into', 'tombstoned', 'created_at', 'updated_at',
 ] as const;
 
@@ -86,6 +94,9 @@ export function toDoc(row: DocRow, refs: { source: string; external_id: string }
     cover_url: row.cover_url,
     genres: row.genres,
     tags: row.tags,
+    moods: row.moods,
+    styles: row.styles,
+    labels: row.labels,
     duration_ms: row.duration_ms,
     preview_url: row.preview_url,
     catalog_id: row.catalog_id,
@@ -99,6 +110,7 @@ export function toDoc(row: DocRow, refs: { source: string; external_id: string }
     members: (row.members ?? []) as CanonicalDoc['members'],
     member_of: (row.member_of ?? []) as CanonicalDoc['member_of'],
     credits: (row.credits ?? NO_CREDITS) as CanonicalDoc['credits'],
+    discography: (row.discography ?? null) as CanonicalDoc['discography'],
     playable: row.sources.mediaserver === true,
     merged_into: row.merged_into,
     tombstoned: row.tombstoned,

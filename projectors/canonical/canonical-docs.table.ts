@@ -36,6 +36,10 @@ export interface CanonicalDocsTable {
   member_of: ColumnType<Record<string, unknown>[] | null, string | null, string | null>;
   affiliations: ColumnType<Record<string, unknown>[] | null, string | null, string | null>;
   credits: ColumnType<Record<string, Record<string, unknown>[]> | null, string | null, string | null>;
+  moods: Json<string[]>;
+  labels: Json<string[]>;
+  styles: Json<string[]>;
+  discography: ColumnType<Record<string, number | null> | null, string | null, string | null>;
   /** `<source>|<external_id>` → facts that ref reported. */
   facts: Json<Record<string, unknown>>;
   merged_into: string | null;

@@ -33,6 +33,16 @@ export const Credit = z.object({ name: z.string(), mbid: z.string().nullable(), 
 /** A page about the artist elsewhere: `official_site`, `streaming`, `wiki`, `social` or `other`, and the provider's own type. */
 export const ExternalLink = z.object({ category: z.string(), type: z.string(), url: z.string() });
 
+/** An artist's live albums and tracks, and the first and last year among its albums. */
+export const Discography = z.object({ albums: z.number().int(), tracks: z.number().int(), first_year: z.number().int().nullable(), last_year: z.number().int().nullable() });
+
+/** A track's lyrics as the lyrics drain or an on-demand look-up found them; `not_found` is "looked, found none". */
+export const Lyrics = z.object({
+  state: z.enum(['found', 'instrumental', 'not_found']),
+  plain: z.string().nullable(),
+  synced: z.array(z.object({ time_ms: z.number().int(), text: z.string() })).nullable(),
+});
+
 /**
  * Normalized facts one source reports about an entity: what a ref observed (FactsObserved) and
  * what an enrichment added (EntityEnriched). New kinds of facts are new optional fields here.
@@ -58,7 +68,7 @@ export const Facts = z
     catalog_id: z.string(),
     primary_type: z.string(),
     secondary_types: z.array(z.string()),
-    audio_quality: z.object({ codec: z.string().nullable(), bit_depth: z.number().int().nullable(), lossless: z.boolean() }),
+    audio_quality: z.object({ codec: z.string().nullable(), bit_depth: z.number().int().nullable(), sample_rate: z.number().int().nullable().optional(), lossless: z.boolean() }),
     alt_names: z.array(z.string()),
     external_links: z.array(ExternalLink),
     members: z.array(Affiliation),
@@ -66,6 +76,16 @@ export const Facts = z
     /** Ties other than membership (subgroup, founder, collaborator, tribute, family). */
     affiliations: z.array(Affiliation),
     credits: z.object({ composer: z.array(Credit), lyricist: z.array(Credit), writer: z.array(Credit) }),
+    moods: z.array(z.string()),
+    styles: z.array(z.string()),
+    /** Artists: what their live albums and tracks add up to (the artist-reproject drain's). */
+    discography: Discography,
+    /** The tags drain's layer: how many raw tags, genres, moods and styles it unified; another count means unify again. */
+    unified_from: z.number().int(),
+    /** Tracks: read by GET /tracks/{id}/lyrics from the facts, not a doc column (too large for listings). */
+    lyrics: Lyrics,
+    /** Albums: record labels (the releasedb's). */
+    labels: z.array(z.string()),
   })
   .partial();
 export type Facts = z.infer<typeof Facts>;

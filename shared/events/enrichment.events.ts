@@ -7,8 +7,12 @@ import { Facts, Kind, SOURCES, Source } from './canonical.events.ts';
  * entity's history says where each fact came from. See docs/enrichment.md.
  */
 
-/** Who vouches for enriched facts: a source of refs, or a provider with no refs of its own. */
-export const ENRICHMENT_SOURCES = [...SOURCES, 'lyrics'] as const;
+/**
+ * Who vouches for enriched facts: a source of refs, a provider with no refs of its own, or a
+ * drain that computes facts from the others (`tags` unifies tags, moods and styles;
+ * `discography` adds up an artist's albums and tracks).
+ */
+export const ENRICHMENT_SOURCES = [...SOURCES, 'lyrics', 'tags', 'discography'] as const;
 export const EnrichmentSource = z.enum(ENRICHMENT_SOURCES);
 export type EnrichmentSource = z.infer<typeof EnrichmentSource>;
 

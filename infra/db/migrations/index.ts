@@ -26,6 +26,8 @@ import * as upstreamConnections from './0082-upstream-connections.ts';
 import * as streamer from './0030-streamer.ts';
 import * as streamerAudioFeatures from './0031-streamer-audio-features.ts';
 import * as libraryReads from './0110-library-reads.ts';
+import * as libraryEnrichment from './0050-library-enrichment.ts';
+import * as releasedb from './0051-releasedb.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -56,6 +58,8 @@ const migrations: Record<string, Migration> = {
   '0030-streamer': streamer,
   '0031-streamer-audio-features': streamerAudioFeatures,
   '0110-library-reads': libraryReads,
+  '0050-library-enrichment': libraryEnrichment,
+  '0051-releasedb': releasedb,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
 import type { Projector, StoredEvent } from '../../infra/projections/projector.ts';
-import { type RefFacts, composeFromFacts, isEnrichedKey, refKeyOfEnriched, factsKey as refKey } from '../../shared/canonical/doc-facts.ts';
+import { type RefFacts, composeFromFacts, withAbsorbed, factsKey as refKey } from '../../shared/canonical/doc-facts.ts';
 import type { EntityEvent } from '../../shared/events/canonical.events.ts';
 import { docColumns, noSources } from './canonical-docs.columns.ts';
 import { type RunEvent, applyRun } from './canonical-docs.runs.ts';
@@ -38,8 +38,8 @@ async function applyMerge(trx: Transaction<Database>, event: MergeEvent): Promis
   switch (event.type) {
     case 'EntityAbsorbed': {
       const source = await trx.selectFrom('canonical_docs').select('facts').where('id', '=', event.data.source_id).executeTakeFirst();
-      const moved = Object.fromEntries(event.data.refs.map((r) => [refKey(r.source, r.external_id), source?.facts[refKey(r.source, r.external_id)] ?? {}]));
-      return recompose(trx, id, at, (facts) => ({ ...moved, ...enrichedMoving(source?.facts as RefFacts | undefined, new Set(Object.keys(moved))), ...facts }));
+      const keys = event.data.refs.map((r) => refKey(r.source, r.external_id));
+      return recompose(trx, id, at, (facts) => withAbsorbed(facts, source?.facts as RefFacts | undefined, keys));
     }
     case 'EntityMergedInto': {
       const target = event.data.target_id;
@@ -57,20 +57,6 @@ async function applyMerge(trx: Transaction<Database>, event: MergeEvent): Promis
     default:
       assertNever(event);
   }
-}
-
-/**
- * Enriched facts that move with a merge: those read from a moving ref, and the source's stand-alone
- * ones (the target's own win where both have a layer).
- */
-function enrichedMoving(facts: RefFacts | undefined, movedRefs: ReadonlySet<string>): RefFacts {
-  return Object.fromEntries(
-    Object.entries(facts ?? {}).filter(([key]) => {
-      if (!isEnrichedKey(key)) return false;
-      const ref = refKeyOfEnriched(key);
-      return ref === null || movedRefs.has(ref);
-    }),
-  );
 }
 
 async function recompose(trx: Transaction<Database>, id: string, at: string, change: (facts: RefFacts) => RefFacts): Promise<void> {

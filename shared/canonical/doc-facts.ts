@@ -67,3 +67,21 @@ export function stableJson(value: unknown): string {
       : v,
   );
 }
+
+/**
+ * The target's facts once it absorbs `refKeys` from the source: the moving refs' facts, the
+ * enriched layers read from them and the source's stand-alone ones (the target's own win where both
+ * have a layer). The projector applies it and a merge preview predicts with it.
+ */
+export function withAbsorbed(target: RefFacts, source: RefFacts | undefined, refKeys: string[]): RefFacts {
+  const moved = Object.fromEntries(refKeys.map((key) => [key, source?.[key] ?? {}]));
+  const movedRefs = new Set(refKeys);
+  const enriched = Object.fromEntries(
+    Object.entries(source ?? {}).filter(([key]) => {
+      if (!isEnrichedKey(key)) return false;
+      const ref = refKeyOfEnriched(key);
+      return ref === null || movedRefs.has(ref);
+    }),
+  );
+  return { ...moved, ...enriched, ...target };
+}

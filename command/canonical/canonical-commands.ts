@@ -9,7 +9,7 @@ import { hashedId, newId } from '../../shared/ids.ts';
 import { entityStream, refClaimStream } from '../../shared/streams.ts';
 import type { z } from 'zod';
 import * as entityDecider from './entity.decider.ts';
-import type { EntityCommand } from './entity.decider.ts';
+import { type EntityCommand, NotMergedInto, refsReturning } from './entity.decider.ts';
 import * as refClaim from './ref-claim.ts';
 import type { RefClaimCommand } from './ref-claim.ts';
 
@@ -20,6 +20,7 @@ export type Step =
   | { on: 'claim'; ref: Ref; command: WithoutMeta<RefClaimCommand> }
   | { on: 'entity'; id: string; command: WithoutMeta<EntityCommand> };
 
+/** A merge or its undo, as the steps it takes. */
 export interface MergePlan {
   kind: Kind;
   /** The ends of the two ids' merge chains. */
@@ -102,6 +103,41 @@ export function canonicalCommands(ctx: AppContext, actor: string | null) {
     return { kind, target, source, refs, steps };
   }
 
+  /** Every id whose merge chain passes through `id` (merged into it, directly or down a chain), by the log. */
+  async function mergedIntoChain(kind: Kind, id: string): Promise<string[]> {
+    const found: string[] = [];
+    const queue = [...(await entityOf(kind, id)).state.absorbed];
+    while (queue.length > 0) {
+      const next = queue.shift()!;
+      if (found.includes(next) || next === id) continue;
+      found.push(next);
+      queue.push(...(await entityOf(kind, next)).state.absorbed);
+    }
+    return found;
+  }
+
+  /**
+   * What undoing the merge of `sourceId` into `targetId` does: the refs it brought (and still on
+   * the target) move back, it stands again, and the ids merged into it before end their chains at
+   * it again. Only the last merge of a chain can be undone: a target merged away since is a 409.
+   */
+  async function unmergePlan(kind: Kind, targetId: string, sourceId: string): Promise<MergePlan> {
+    const [source, target] = [await entityOf(kind, sourceId), await entityOf(kind, targetId)];
+    if (source.expected === 'no_stream') throw new NotFound(`${kind} ${sourceId} not found`);
+    if (target.expected === 'no_stream') throw new NotFound(`${kind} ${targetId} not found`);
+    if (source.state.status !== 'merged' || source.state.mergedInto !== targetId) throw new NotMergedInto(sourceId, targetId);
+    if (target.state.status === 'merged') throw new Conflict(`${targetId} was merged into ${target.state.mergedInto} since: undo that merge first`);
+    const refs = refsReturning(source.state, target.state, sourceId);
+    const returning = await mergedIntoChain(kind, sourceId);
+    const enriched = [...source.state.enrichedSources].filter((s) => !target.state.enrichedSources.has(s));
+    const steps: Step[] = [
+      ...refs.map((ref): Step => ({ on: 'claim', ref, command: { type: 'MoveRef', from: targetId, to: sourceId } })),
+      { on: 'entity', id: sourceId, command: { type: 'Unmerge', targetId, refs, returning } },
+      { on: 'entity', id: targetId, command: { type: 'Unabsorb', sourceId, enriched } },
+    ];
+    return { kind, target: targetId, source: sourceId, refs: refs.map(({ source: s, external_id }) => ({ source: s, external_id })), steps };
+  }
+
   /** The events a plan would append now, in order, appending nothing. */
   async function previewPlan(plan: MergePlan): Promise<PlannedEvent[]> {
     const events: PlannedEvent[] = [];
@@ -147,11 +183,16 @@ export function canonicalCommands(ctx: AppContext, actor: string | null) {
     },
 
     mergePlan,
+    unmergePlan,
     previewPlan,
     runPlan,
 
     async merge(kind: Kind, targetId: string, sourceId: string): Promise<AppendResult | undefined> {
       return runPlan(await mergePlan(kind, targetId, sourceId));
+    },
+
+    async unmerge(kind: Kind, targetId: string, sourceId: string): Promise<AppendResult | undefined> {
+      return runPlan(await unmergePlan(kind, targetId, sourceId));
     },
   };
 }

@@ -45,4 +45,24 @@ function mergeRoute(kind: Kind) {
   });
 }
 
-export const mergeRoutes = [mergeRoute('artist'), mergeRoute('album'), mergeRoute('track')];
+function unmergeRoute(kind: Kind) {
+  return defineRoute({
+    method: 'post',
+    path: `/admin/canonical/${PLURAL[kind]}/{target_id}/unmerge`,
+    tag: 'admin',
+    summary: `Undo the merge of a ${kind} into the target`,
+    description:
+      'Appends `EntityUnmerged`: the source stands again with the refs it brought (refs linked to the target since the merge stay), ' +
+      'the ids merged into it before follow it again, and user data recorded under those ids returns to it. Merging again undoes an unmerge. ' +
+      'Only the last merge of a chain can be undone. Answers the source. See docs/time-travel.md.',
+    access: 'admin',
+    params: z.object({ target_id: z.string().min(1).max(64) }),
+    body: z.object({ source_id: z.string().min(1).max(64) }),
+    response: CanonicalDoc,
+    errors: { 404: 'Unknown entity', 409: 'The source is not merged into the target, or the target was merged away since' },
+    handler: async ({ ctx, params, body, user }) => void (await canonicalCommands(ctx, user.username).unmerge(kind, params.target_id, body.source_id)),
+    answer: async ({ ctx, body }) => (await findDoc(ctx.db, kind, body.source_id)) ?? (() => { throw new NotFound(`${kind} not found`); })(),
+  });
+}
+
+export const mergeRoutes = [mergeRoute('artist'), mergeRoute('album'), mergeRoute('track'), unmergeRoute('artist'), unmergeRoute('album'), unmergeRoute('track')];

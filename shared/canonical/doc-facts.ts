@@ -85,3 +85,20 @@ export function withAbsorbed(target: RefFacts, source: RefFacts | undefined, ref
   );
   return { ...moved, ...enriched, ...target };
 }
+
+/** The target's facts once an unmerge takes back `refKeys`, the layers read from them and the stand-alone layers of `enriched` sources. */
+export function withUnabsorbed(target: RefFacts, refKeys: string[], enriched: string[]): RefFacts {
+  const gone = new Set([...refKeys, ...enriched.map((source) => enrichedKey(source, null))]);
+  return Object.fromEntries(Object.entries(target).filter(([key]) => !gone.has(key) && !gone.has(refKeyOfEnriched(key) ?? '')));
+}
+
+/**
+ * The source's facts once an unmerge gives it back `refKeys`: their facts and layers as the target
+ * holds them now, and the source's own stand-alone layers (kept on its tombstone).
+ */
+export function withGivenBack(source: RefFacts, target: RefFacts, refKeys: string[]): RefFacts {
+  const back = new Set(refKeys);
+  const own = Object.entries(source).filter(([key]) => isEnrichedKey(key) && refKeyOfEnriched(key) === null);
+  const fromTarget = Object.entries(target).filter(([key]) => back.has(key) || back.has(refKeyOfEnriched(key) ?? ''));
+  return Object.fromEntries([...refKeys.map((key) => [key, {}] as const), ...own, ...fromTarget]);
+}

@@ -1,4 +1,5 @@
-import type { Facts, Source } from '../events/canonical.events.ts';
+import type { EntityEvent, Facts, Source } from '../events/canonical.events.ts';
+import type { EntityEnrichmentEvent } from '../events/enrichment.events.ts';
 import { type ComposedDoc, composeDoc } from './compose-doc.ts';
 
 /**
@@ -101,4 +102,20 @@ export function withGivenBack(source: RefFacts, target: RefFacts, refKeys: strin
   const own = Object.entries(source).filter(([key]) => isEnrichedKey(key) && refKeyOfEnriched(key) === null);
   const fromTarget = Object.entries(target).filter(([key]) => back.has(key) || back.has(refKeyOfEnriched(key) ?? ''));
   return Object.fromEntries([...refKeys.map((key) => [key, {}] as const), ...own, ...fromTarget]);
+}
+
+/** Events that change one doc's facts only (no other entity involved). */
+export type SingleDocEvent =
+  | Extract<EntityEvent, { type: 'RefLinked' | 'RefUnlinked' | 'FactsObserved' }>
+  | Extract<EntityEnrichmentEvent, { type: 'EntityEnriched' }>;
+
+/** One such event folded into the facts: the projector's runs and the as-of reads share it. */
+export function foldFacts(facts: RefFacts, event: SingleDocEvent): RefFacts {
+  if (event.type === 'EntityEnriched') {
+    const { source, ref, facts: enriched } = event.data;
+    return withEnriched(facts, enrichedKey(source, ref && factsKey(ref.source, ref.external_id)), enriched);
+  }
+  const key = factsKey(event.data.source, event.data.external_id);
+  if (event.type === 'RefLinked') return withLinked(facts, key);
+  return event.type === 'RefUnlinked' ? withoutRef(facts, key) : withObserved(facts, key, event.data.facts);
 }

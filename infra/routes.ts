@@ -58,6 +58,7 @@ import { artistPageRoutes } from '../query/canonical/artist-pages.routes.ts';
 import { monitorWebhookRoutes } from '../command/monitor/webhooks.routes.ts';
 import { monitorRoutes } from '../query/admin/monitor.routes.ts';
 import { dbStatsRoutes } from '../query/admin/db-stats.routes.ts';
+import { auditRoutes } from '../query/admin/audit.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -122,4 +123,5 @@ export const routes: Route[] = [
   ...monitorWebhookRoutes,
   ...monitorRoutes,
   ...dbStatsRoutes,
+  ...auditRoutes,
 ];

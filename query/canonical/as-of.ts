@@ -1,6 +1,6 @@
-import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
-import { type Position, type RecordedEvent, comparePositions, decodePosition, encodePosition } from '../../infra/eventstore/event-store.ts';
+import { type Position, type RecordedEvent, comparePositions, encodePosition } from '../../infra/eventstore/event-store.ts';
+import { type LogPoint, atOrBefore } from '../../infra/eventstore/log-point.ts';
 import { docColumns } from '../../projectors/canonical/canonical-docs.columns.ts';
 import { type CanonicalDoc, type DocRow, toDoc } from '../../projectors/canonical/canonical-docs.reads.ts';
 import type { ComposedDoc } from '../../shared/canonical/compose-doc.ts';
@@ -10,16 +10,6 @@ import type { EntityEnrichmentEvent } from '../../shared/events/enrichment.event
 import { assertNever } from '../../shared/never.ts';
 import { entityStream } from '../../shared/streams.ts';
 
-/** A point of the log: a position as the log gives it (`<commit>/<prepare>`), or an ISO time. */
-export const LogPoint = z.union([
-  z.string().regex(/^\d{1,19}\/\d{1,19}$/).transform((s) => ({ position: decodePosition(s) })),
-  z.iso.datetime({ offset: true }).transform((s) => ({ time: new Date(s) })),
-]);
-export type LogPoint = z.output<typeof LogPoint>;
-
-/** Whether an event was in the log at that point. */
-export const atOrBefore = (point: LogPoint) => (e: RecordedEvent) =>
-  'position' in point ? comparePositions(e.position, point.position) <= 0 : e.createdAt.getTime() <= point.time.getTime();
 const before = (e: RecordedEvent) => (x: RecordedEvent) => comparePositions(x.position, e.position) < 0;
 
 type Ref = { source: string; external_id: string };

@@ -2,8 +2,9 @@ import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
 import { OFFSET, pageQuery, queryInt } from '../../infra/http/params.ts';
-import { type RecordedEvent, comparePositions, encodePosition } from '../../infra/eventstore/event-store.ts';
-import { LogPoint, atOrBefore, docAsOf } from './as-of.ts';
+import { encodePosition } from '../../infra/eventstore/event-store.ts';
+import { LogPoint, atOrBefore, isAt } from '../../infra/eventstore/log-point.ts';
+import { docAsOf } from './as-of.ts';
 import { NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { entityStream } from '../../shared/streams.ts';
@@ -94,10 +95,6 @@ async function history(ctx: AppContext, kind: Kind, id: string, query: { from?: 
     data: e.data as Record<string, unknown>,
   }));
 }
-
-/** `from` is inclusive: the event at that very position (or time) belongs to the range. */
-const isAt = (point: LogPoint, e: RecordedEvent) =>
-  'position' in point ? comparePositions(e.position, point.position) === 0 : e.createdAt.getTime() === point.time.getTime();
 
 function notFound(kind: Kind): never {
   throw new NotFound(`${kind[0]!.toUpperCase()}${kind.slice(1)} not found`);

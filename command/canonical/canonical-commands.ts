@@ -65,7 +65,7 @@ export function canonicalCommands(ctx: AppContext, actor: string | null) {
   }
 
   async function owner(kind: Kind, ref: Ref): Promise<string | null> {
-    return (await aggregate<refClaim.RefClaimState, RefClaimEvent>(ctx.store, refClaimStream(kind, ref.source, hashedId(ref.external_id)), refClaim.evolve, refClaim.initialState())).state.owner;
+    return (await aggregate<refClaim.RefClaimState, RefClaimEvent>(ctx.store, claimStream(kind, ref), refClaim.evolve, refClaim.initialState())).state.owner;
   }
 
   const entityOf = (kind: Kind, id: string) =>

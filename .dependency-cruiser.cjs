@@ -20,7 +20,7 @@
  *
  * docs/architecture.md draws the same picture and says where a new slice's files go.
  */
-const compositionRoots = '^infra/(routes|service|commands|main)[.]ts$|^infra/(tasks|reactors)/registry[.]ts$';
+const compositionRoots = '^infra/(routes|service|commands|main|replay)[.]ts$|^infra/(tasks|reactors)/registry[.]ts$';
 
 module.exports = {
   forbidden: [

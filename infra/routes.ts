@@ -70,6 +70,7 @@ import { streamerSyncRoutes } from '../command/streamer/sync.routes.ts';
 import { streamerPlaylistRoutes } from '../query/streamer/playlists.routes.ts';
 import { streamerImportFavoritesRoutes } from '../command/streamer/import-favorites.routes.ts';
 import { audioFeaturesCronRoutes } from '../query/streamer/audio-features-cron.routes.ts';
+import { auditRoutes } from '../query/admin/audit.routes.ts';
 import type { Route } from './http/define-route.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
@@ -146,4 +147,5 @@ export const routes: Route[] = [
   ...lyricsQueryRoutes,
   ...catalogDrainRoutes,
   ...catalogCoverageRoutes,
+  ...auditRoutes,
 ];

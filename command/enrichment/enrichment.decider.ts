@@ -26,6 +26,8 @@ export function evolve(state: EnrichmentState, event: StreamEvent): EnrichmentSt
       return { ...state, status: 'active' };
     case 'EntityMergedInto':
       return { ...state, status: 'merged' };
+    case 'EntityUnmerged':
+      return { ...state, status: 'active' };
     case 'RefUnlinked': {
       // The facts read from the ref left with it: enriching it again after a new link is news.
       const gone = factsKey(event.data.source, event.data.external_id);
@@ -46,6 +48,7 @@ export function evolve(state: EnrichmentState, event: StreamEvent): EnrichmentSt
     case 'RefLinked':
     case 'FactsObserved':
     case 'EntityAbsorbed':
+    case 'EntityUnabsorbed':
       return state;
     default:
       return assertNever(event);

@@ -1,7 +1,7 @@
 import { type Transaction, sql } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
 import type { Projector, StoredEvent } from '../../infra/projections/projector.ts';
-import { type RefFacts, composeFromFacts, isEnrichedKey, refKeyOfEnriched, factsKey as refKey } from '../../shared/canonical/doc-facts.ts';
+import { type RefFacts, composeFromFacts, jsonbKeyOrder, withAbsorbed, withGivenBack, withUnabsorbed, factsKey as refKey } from '../../shared/canonical/doc-facts.ts';
 import type { EntityEvent } from '../../shared/events/canonical.events.ts';
 import { docColumns, noSources } from './canonical-docs.columns.ts';
 import { type RunEvent, applyRun } from './canonical-docs.runs.ts';
@@ -10,8 +10,9 @@ import { assertNever } from '../../shared/never.ts';
 /** canonical_docs: each entity's doc, composed from what every linked ref reported. */
 export const canonicalDocsProjector: Projector = {
   name: 'canonical_docs',
-  version: 1,
-  handles: ['EntityRegistered', 'RefLinked', 'RefUnlinked', 'FactsObserved', 'EntityAbsorbed', 'EntityMergedInto', 'EntityEnriched'],
+  // 2: a tombstone keeps its facts (an unmerge gives back its stand-alone enrichment layers).
+  version: 2,
+  handles: ['EntityRegistered', 'RefLinked', 'RefUnlinked', 'FactsObserved', 'EntityAbsorbed', 'EntityMergedInto', 'EntityEnriched', 'EntityUnmerged', 'EntityUnabsorbed'],
   tables: ['canonical_docs'],
   apply: applyBatch,
 };
@@ -20,7 +21,7 @@ export const canonicalDocsProjector: Projector = {
 async function applyBatch(trx: Transaction<Database>, events: StoredEvent[]): Promise<void> {
   let run: RunEvent[] = [];
   for (const event of events as (StoredEvent & EntityEvent)[]) {
-    if (event.type === 'EntityMergedInto' || event.type === 'EntityAbsorbed') {
+    if (event.type === 'EntityMergedInto' || event.type === 'EntityAbsorbed' || event.type === 'EntityUnmerged' || event.type === 'EntityUnabsorbed') {
       if (run.length > 0) await applyRun(trx, run);
       run = [];
       await applyMerge(trx, event);
@@ -37,21 +38,21 @@ async function applyBatch(trx: Transaction<Database>, events: StoredEvent[]): Pr
     .execute();
 }
 
-type MergeEvent = StoredEvent & Extract<EntityEvent, { type: 'EntityAbsorbed' | 'EntityMergedInto' }>;
+type MergeEvent = StoredEvent & Extract<EntityEvent, { type: 'EntityAbsorbed' | 'EntityMergedInto' | 'EntityUnmerged' | 'EntityUnabsorbed' }>;
 
 async function applyMerge(trx: Transaction<Database>, event: MergeEvent): Promise<void> {
   const { id, kind, at } = event.data;
   switch (event.type) {
     case 'EntityAbsorbed': {
       const source = await trx.selectFrom('canonical_docs').select('facts').where('id', '=', event.data.source_id).executeTakeFirst();
-      const moved = Object.fromEntries(event.data.refs.map((r) => [refKey(r.source, r.external_id), source?.facts[refKey(r.source, r.external_id)] ?? {}]));
-      return recompose(trx, id, at, (facts) => ({ ...moved, ...enrichedMoving(source?.facts as RefFacts | undefined, new Set(Object.keys(moved))), ...facts }));
+      const keys = event.data.refs.map((r) => refKey(r.source, r.external_id));
+      return recompose(trx, id, at, (facts) => withAbsorbed(facts, source?.facts as RefFacts | undefined, keys));
     }
     case 'EntityMergedInto': {
       const target = event.data.target_id;
       await trx
         .updateTable('canonical_docs')
-        .set({ merged_into: target, tombstoned: true, facts: '{}', sources: JSON.stringify(noSources()), source_count: 0, updated_at: new Date(at) })
+        .set({ merged_into: target, tombstoned: true, sources: JSON.stringify(noSources()), source_count: 0, updated_at: new Date(at) })
         .where('id', '=', id)
         .execute();
       // Chains collapse in the read model: whatever pointed here now points at the target.
@@ -60,23 +61,39 @@ async function applyMerge(trx: Transaction<Database>, event: MergeEvent): Promis
       if (kind === 'artist') await trx.updateTable('canonical_docs').set({ artist_id: target }).where('artist_id', '=', id).execute();
       return;
     }
+    case 'EntityUnmerged':
+      return applyUnmerged(trx, event.data);
+    case 'EntityUnabsorbed': {
+      const keys = event.data.refs.map((r) => refKey(r.source, r.external_id));
+      return recompose(trx, id, at, (facts) => withUnabsorbed(facts, keys, event.data.enriched));
+    }
     default:
       assertNever(event);
   }
 }
 
 /**
- * Enriched facts that move with a merge: those read from a moving ref, and the source's stand-alone
- * ones (the target's own win where both have a layer).
+ * The source stands again, composed from the refs it takes back (as the target holds them) and its
+ * own stand-alone layers; the ids merged into it before point at it again, and so do the albums and
+ * tracks whose reported artist or album ends its chain at it again.
  */
-function enrichedMoving(facts: RefFacts | undefined, movedRefs: ReadonlySet<string>): RefFacts {
-  return Object.fromEntries(
-    Object.entries(facts ?? {}).filter(([key]) => {
-      if (!isEnrichedKey(key)) return false;
-      const ref = refKeyOfEnriched(key);
-      return ref === null || movedRefs.has(ref);
-    }),
-  );
+async function applyUnmerged(trx: Transaction<Database>, data: Extract<EntityEvent, { type: 'EntityUnmerged' }>['data']): Promise<void> {
+  const { id, kind, target_id, at } = data;
+  const rows = await trx.selectFrom('canonical_docs').select(['id', 'facts']).where('id', 'in', [id, target_id]).execute();
+  const factsOf = (of: string) => (rows.find((r) => r.id === of)?.facts ?? {}) as RefFacts;
+  const facts = jsonbKeyOrder(withGivenBack(factsOf(id), factsOf(target_id), data.refs.map((r) => refKey(r.source, r.external_id))));
+  await trx.updateTable('canonical_docs').set({ merged_into: null, tombstoned: false, updated_at: new Date(at) }).where('id', '=', id).execute();
+  if (data.returning.length > 0) await trx.updateTable('canonical_docs').set({ merged_into: id }).where('id', 'in', data.returning).execute();
+  await trx.updateTable('canonical_docs').set(docColumns(composeFromFacts(facts), facts)).where('id', '=', id).execute();
+  if (kind === 'track') return;
+  const column = kind === 'artist' ? 'artist_id' : 'album_id';
+  const pointing = await trx.selectFrom('canonical_docs').select(['id', 'facts', 'tombstoned']).where(column, '=', target_id).execute();
+  for (const row of pointing) {
+    const own = jsonbKeyOrder(row.facts as RefFacts);
+    const columns = docColumns(composeFromFacts(own), own);
+    // A tombstone keeps its emptied sources: only where it points moves.
+    await trx.updateTable('canonical_docs').set(row.tombstoned ? { [column]: columns[column] } : columns).where('id', '=', row.id).execute();
+  }
 }
 
 async function recompose(trx: Transaction<Database>, id: string, at: string, change: (facts: RefFacts) => RefFacts): Promise<void> {

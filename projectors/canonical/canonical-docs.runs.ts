@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
 import type { StoredEvent } from '../../infra/projections/projector.ts';
 import type { ComposedDoc } from '../../shared/canonical/compose-doc.ts';
-import { type RefFacts, composeFromFacts, enrichedKey, factsKey, jsonbKeyOrder, withEnriched, withLinked, withObserved, withoutRef } from '../../shared/canonical/doc-facts.ts';
+import { type RefFacts, composeFromFacts, foldFacts, jsonbKeyOrder } from '../../shared/canonical/doc-facts.ts';
 import type { EntityEvent } from '../../shared/events/canonical.events.ts';
 import type { EntityEnrichmentEvent } from '../../shared/events/enrichment.events.ts';
 import { DOC_COLUMNS, docColumns } from './canonical-docs.columns.ts';
@@ -39,22 +39,12 @@ export async function applyRun(trx: Transaction<Database>, events: RunEvent[]): 
     }
     const doc = docs.get(id);
     if (!doc || doc.tombstoned) continue;
-    const facts = changedFacts(doc.facts, event);
+    const facts = foldFacts(doc.facts, event);
     doc.change = { doc: composeFromFacts(facts), facts, at };
     doc.facts = jsonbKeyOrder(facts);
   }
   const changed = [...docs.values()].filter((d) => d.change);
   for (let i = 0; i < changed.length; i += CHUNK) await write(trx, changed.slice(i, i + CHUNK));
-}
-
-function changedFacts(facts: RefFacts, event: Exclude<RunEvent, { type: 'EntityRegistered' }>): RefFacts {
-  if (event.type === 'EntityEnriched') {
-    const { source, ref, facts: enriched } = event.data;
-    return withEnriched(facts, enrichedKey(source, ref && factsKey(ref.source, ref.external_id)), enriched);
-  }
-  const key = factsKey(event.data.source, event.data.external_id);
-  if (event.type === 'RefLinked') return withLinked(facts, key);
-  return event.type === 'RefUnlinked' ? withoutRef(facts, key) : withObserved(facts, key, event.data.facts);
 }
 
 async function load(trx: Transaction<Database>, ids: string[]): Promise<Map<string, Doc>> {

@@ -10,7 +10,7 @@ const CHUNK = 500;
 export const externalRefsProjector: Projector = {
   name: 'external_refs',
   version: 1,
-  handles: ['RefLinked', 'RefUnlinked', 'EntityAbsorbed'],
+  handles: ['RefLinked', 'RefUnlinked', 'EntityAbsorbed', 'EntityUnmerged'],
   tables: ['external_refs'],
   apply: applyBatch,
 };
@@ -61,6 +61,18 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & EntityE
       await trx
         .updateTable('external_refs')
         .set({ entity_id: id, evidence: JSON.stringify({ rule: 'merge', value: source_id }) })
+        .where('kind', '=', kind)
+        .where('source', '=', r.source)
+        .where('external_id', '=', r.external_id)
+        .execute();
+    }
+  } else if (event.type === 'EntityUnmerged') {
+    // The refs go back with the evidence they had before the merge.
+    const { kind, id, refs } = event.data;
+    for (const r of refs) {
+      await trx
+        .updateTable('external_refs')
+        .set({ entity_id: id, evidence: JSON.stringify(r.evidence) })
         .where('kind', '=', kind)
         .where('source', '=', r.source)
         .where('external_id', '=', r.external_id)

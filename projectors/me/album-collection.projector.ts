@@ -7,13 +7,13 @@ import type { CollectionEvent } from '../../shared/events/me.events.ts';
 import { assertNever } from '../../shared/never.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 
-type Handled = CollectionEvent | Extract<EntityEvent, { type: 'EntityMergedInto' }> | Extract<UserEvent, { type: 'UserDeleted' }>;
+type Handled = CollectionEvent | Extract<EntityEvent, { type: 'EntityMergedInto' | 'EntityUnmerged' }> | Extract<UserEvent, { type: 'UserDeleted' }>;
 
 /** album_collection: wished-for and owned albums, one row per collection stream. */
 export const albumCollectionProjector: Projector = {
   name: 'album_collection',
   version: 1,
-  handles: ['AlbumAddedToWishlist', 'AlbumRemovedFromWishlist', 'AlbumAddedToOwned', 'AlbumRemovedFromOwned', 'EntityMergedInto', 'UserDeleted'],
+  handles: ['AlbumAddedToWishlist', 'AlbumRemovedFromWishlist', 'AlbumAddedToOwned', 'AlbumRemovedFromOwned', 'EntityMergedInto', 'EntityUnmerged', 'UserDeleted'],
   tables: ['album_collection'],
   apply: oneByOne<Handled>(applyOne),
 };
@@ -26,6 +26,11 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & Handled
   if (event.type === 'EntityMergedInto') {
     if (event.data.kind !== 'album') return;
     await trx.updateTable('album_collection').set({ canonical_id: event.data.target_id }).where('canonical_id', '=', event.data.id).execute();
+    return;
+  }
+  if (event.type === 'EntityUnmerged') {
+    if (event.data.kind !== 'album') return;
+    await trx.updateTable('album_collection').set({ canonical_id: event.data.id }).where('recorded_id', 'in', [event.data.id, ...event.data.returning]).execute();
     return;
   }
   const { username, canonical_id, at } = event.data;

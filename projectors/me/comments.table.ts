@@ -5,6 +5,8 @@ export interface CommentsTable {
   /** As the author spells it. */
   username: string;
   kind: string;
+  /** The id the note was written under (an unmerge sends it back there); `canonical_id` follows merges. */
+  recorded_id: string | null;
   canonical_id: string;
   body: string;
   edited: boolean;

@@ -6,13 +6,13 @@ import type { UserEvent } from '../../shared/events/users.events.ts';
 import type { FavoriteEvent } from '../../shared/events/me.events.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 
-type Handled = FavoriteEvent | Extract<EntityEvent, { type: 'EntityMergedInto' }> | Extract<UserEvent, { type: 'UserDeleted' }>;
+type Handled = FavoriteEvent | Extract<EntityEvent, { type: 'EntityMergedInto' | 'EntityUnmerged' }> | Extract<UserEvent, { type: 'UserDeleted' }>;
 
 /** favorites: one row per favorite stream, its `canonical_id` moved along merges. */
 export const favoritesProjector: Projector = {
   name: 'favorites',
   version: 1,
-  handles: ['FavoriteAdded', 'FavoriteRemoved', 'EntityMergedInto', 'UserDeleted'],
+  handles: ['FavoriteAdded', 'FavoriteRemoved', 'EntityMergedInto', 'EntityUnmerged', 'UserDeleted'],
   tables: ['favorites'],
   apply: oneByOne<Handled>(applyOne),
 };
@@ -26,6 +26,12 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & Handled
   if (event.type === 'EntityMergedInto') {
     const { kind, id, target_id } = event.data;
     await trx.updateTable('favorites').set({ canonical_id: target_id }).where('kind', '=', kind).where('canonical_id', '=', id).execute();
+    return;
+  }
+  if (event.type === 'EntityUnmerged') {
+    // Favorites recorded under the source, or under an id merged into it before, follow it back.
+    const { kind, id, returning } = event.data;
+    await trx.updateTable('favorites').set({ canonical_id: id }).where('kind', '=', kind).where('recorded_id', 'in', [id, ...returning]).execute();
     return;
   }
   const { username, kind, canonical_id, at } = event.data;

@@ -44,6 +44,8 @@ export async function countedLog(db: Kysely<Database>): Promise<{ log: z.infer<t
     const plural = PLURAL[row.category as keyof typeof PLURAL];
     if (plural && row.event_type === 'EntityRegistered') entities[plural].total += events;
     if (plural && row.event_type === 'EntityMergedInto') entities[plural].merged += events;
+    // An undone merge stands again.
+    if (plural && row.event_type === 'EntityUnmerged') entities[plural].merged -= events;
   }
   log.oldest_at = oldest?.toISOString() ?? null;
   log.newest_at = newest?.toISOString() ?? null;

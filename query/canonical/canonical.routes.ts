@@ -2,7 +2,10 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
-import { OFFSET, queryInt } from '../../infra/http/params.ts';
+import { OFFSET, pageQuery, queryInt } from '../../infra/http/params.ts';
+import { encodePosition } from '../../infra/eventstore/event-store.ts';
+import { LogPoint, atOrBefore, isAt } from '../../infra/eventstore/log-point.ts';
+import { docAsOf } from './as-of.ts';
 import { NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { entityStream } from '../../shared/streams.ts';
@@ -14,6 +17,8 @@ const idParam = (kind: Kind) => `${kind}_id`;
 
 const HistoryEntry = z.object({
   revision: z.number().int(),
+  /** The event's log position: an `as_of` value, and an audit export's bound. */
+  position: z.string(),
   type: z.string(),
   at: z.string(),
   actor: z.string().nullable(),
@@ -50,31 +55,44 @@ function kindRoutes(kind: Kind) {
       path: `${base}/{${param}}`,
       tag: 'canonical',
       summary: `A canonical ${kind} with every external ref; a merged-away id answers its target`,
+      description:
+        'With `as_of` (an ISO time, or a log position as the history gives it) the doc as it stood then, folded from the log ' +
+        '(merge chains followed as they were then), with `as_of.position`, the newest log position it reflects. See docs/time-travel.md.',
       access: 'user',
       params: Params,
-      response: CanonicalDoc,
+      query: z.object({ as_of: LogPoint.optional() }),
+      response: CanonicalDoc.extend({ as_of: z.object({ position: z.string().nullable() }).optional() }),
       errors: { 404: `Unknown ${kind}` },
-      handler: async ({ ctx, params }) => (await findDoc(ctx.db, kind, idOf(params))) ?? notFound(kind),
+      handler: async ({ ctx, params, query }) => {
+        if (!query.as_of) return (await findDoc(ctx.db, kind, idOf(params))) ?? notFound(kind);
+        const then = (await docAsOf(ctx, kind, idOf(params), query.as_of)) ?? notFound(kind);
+        return { ...then.doc, as_of: { position: then.position } };
+      },
     }),
     defineRoute({
       method: 'get',
       path: `${base}/{${param}}/history`,
       tag: 'canonical',
       summary: `The ${kind}'s events in order: who, when, what, and the evidence of each link`,
+      description: '`from` and `to` (ISO times or log positions, both inclusive) bound the events; `page` and `limit` page through them, oldest first.',
       access: 'user',
       params: Params,
+      query: z.object({ from: LogPoint.optional(), to: LogPoint.optional(), ...pageQuery(50) }),
       response: z.array(HistoryEntry),
       errors: { 404: `Unknown ${kind}` },
-      handler: ({ ctx, params }) => history(ctx, kind, idOf(params)),
+      handler: ({ ctx, params, query }) => history(ctx, kind, idOf(params), query),
     }),
   ];
 }
 
-async function history(ctx: AppContext, kind: Kind, id: string) {
-  const events = await ctx.store.readStream(entityStream(kind, id));
-  if (events.length === 0) notFound(kind);
-  return events.map((e) => ({
+async function history(ctx: AppContext, kind: Kind, id: string, query: { from?: LogPoint; to?: LogPoint; page: number; limit: number }) {
+  const all = await ctx.store.readStream(entityStream(kind, id));
+  if (all.length === 0) notFound(kind);
+  const { from, to } = query;
+  const events = all.filter((e) => (!to || atOrBefore(to)(e)) && (!from || !atOrBefore(from)(e) || isAt(from, e)));
+  return events.slice((query.page - 1) * query.limit, query.page * query.limit).map((e) => ({
     revision: e.revision,
+    position: encodePosition(e.position),
     type: e.type,
     at: (e.data as { at?: string }).at ?? e.createdAt.toISOString(),
     actor: (e.metadata.actor as string | null | undefined) ?? null,

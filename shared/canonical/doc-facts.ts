@@ -1,4 +1,5 @@
-import type { Facts, Source } from '../events/canonical.events.ts';
+import type { EntityEvent, Facts, Source } from '../events/canonical.events.ts';
+import type { EntityEnrichmentEvent } from '../events/enrichment.events.ts';
 import { type ComposedDoc, composeDoc } from './compose-doc.ts';
 
 /**
@@ -66,4 +67,55 @@ export function stableJson(value: unknown): string {
       ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
       : v,
   );
+}
+
+/**
+ * The target's facts once it absorbs `refKeys` from the source: the moving refs' facts, the
+ * enriched layers read from them and the source's stand-alone ones (the target's own win where both
+ * have a layer). The projector applies it and a merge preview predicts with it.
+ */
+export function withAbsorbed(target: RefFacts, source: RefFacts | undefined, refKeys: string[]): RefFacts {
+  const moved = Object.fromEntries(refKeys.map((key) => [key, source?.[key] ?? {}]));
+  const movedRefs = new Set(refKeys);
+  const enriched = Object.fromEntries(
+    Object.entries(source ?? {}).filter(([key]) => {
+      if (!isEnrichedKey(key)) return false;
+      const ref = refKeyOfEnriched(key);
+      return ref === null || movedRefs.has(ref);
+    }),
+  );
+  return { ...moved, ...enriched, ...target };
+}
+
+/** The target's facts once an unmerge takes back `refKeys`, the layers read from them and the stand-alone layers of `enriched` sources. */
+export function withUnabsorbed(target: RefFacts, refKeys: string[], enriched: string[]): RefFacts {
+  const gone = new Set([...refKeys, ...enriched.map((source) => enrichedKey(source, null))]);
+  return Object.fromEntries(Object.entries(target).filter(([key]) => !gone.has(key) && !gone.has(refKeyOfEnriched(key) ?? '')));
+}
+
+/**
+ * The source's facts once an unmerge gives it back `refKeys`: their facts and layers as the target
+ * holds them now, and the source's own stand-alone layers (kept on its tombstone).
+ */
+export function withGivenBack(source: RefFacts, target: RefFacts, refKeys: string[]): RefFacts {
+  const back = new Set(refKeys);
+  const own = Object.entries(source).filter(([key]) => isEnrichedKey(key) && refKeyOfEnriched(key) === null);
+  const fromTarget = Object.entries(target).filter(([key]) => back.has(key) || back.has(refKeyOfEnriched(key) ?? ''));
+  return Object.fromEntries([...refKeys.map((key) => [key, {}] as const), ...own, ...fromTarget]);
+}
+
+/** Events that change one doc's facts only (no other entity involved). */
+export type SingleDocEvent =
+  | Extract<EntityEvent, { type: 'RefLinked' | 'RefUnlinked' | 'FactsObserved' }>
+  | Extract<EntityEnrichmentEvent, { type: 'EntityEnriched' }>;
+
+/** One such event folded into the facts: the projector's runs and the as-of reads share it. */
+export function foldFacts(facts: RefFacts, event: SingleDocEvent): RefFacts {
+  if (event.type === 'EntityEnriched') {
+    const { source, ref, facts: enriched } = event.data;
+    return withEnriched(facts, enrichedKey(source, ref && factsKey(ref.source, ref.external_id)), enriched);
+  }
+  const key = factsKey(event.data.source, event.data.external_id);
+  if (event.type === 'RefLinked') return withLinked(facts, key);
+  return event.type === 'RefUnlinked' ? withoutRef(facts, key) : withObserved(facts, key, event.data.facts);
 }

@@ -101,6 +101,17 @@ export const FactsObserved = z.object({ ...entity, ...ref, facts: Facts });
 export const EntityMergedInto = z.object({ ...entity, target_id: z.string() });
 /** On the target: what it took over. */
 export const EntityAbsorbed = z.object({ ...entity, source_id: z.string(), refs: z.array(z.object(ref)) });
+/**
+ * On the merged-away entity: the merge is undone and it stands again with the refs it brought
+ * (`evidence` as before the merge). `returning` lists the ids merged into it earlier, whose chains
+ * end at it again.
+ */
+export const EntityUnmerged = z.object({ ...entity, target_id: z.string(), refs: z.array(z.object({ ...ref, evidence: Evidence })), returning: z.array(z.string()) });
+/**
+ * On the target of an undone merge: the refs it had taken over from the source leave it, and so do
+ * the stand-alone enrichment layers (`enriched`, by source) it had adopted from it.
+ */
+export const EntityUnabsorbed = z.object({ ...entity, source_id: z.string(), refs: z.array(z.object(ref)), enriched: z.array(z.string()) });
 export const RefClaimed = z.object({ kind: Kind, ...ref, entity_id: z.string(), at: z.string() });
 export const RefReleased = z.object({ kind: Kind, ...ref, entity_id: z.string(), at: z.string() });
 
@@ -111,6 +122,8 @@ export const canonicalEventSchemas = {
   FactsObserved,
   EntityMergedInto,
   EntityAbsorbed,
+  EntityUnmerged,
+  EntityUnabsorbed,
   RefClaimed,
   RefReleased,
 } as const;
@@ -122,6 +135,8 @@ export type EntityEvent =
   | { type: 'RefUnlinked'; data: Infer<typeof RefUnlinked> }
   | { type: 'FactsObserved'; data: Infer<typeof FactsObserved> }
   | { type: 'EntityMergedInto'; data: Infer<typeof EntityMergedInto> }
-  | { type: 'EntityAbsorbed'; data: Infer<typeof EntityAbsorbed> };
+  | { type: 'EntityAbsorbed'; data: Infer<typeof EntityAbsorbed> }
+  | { type: 'EntityUnmerged'; data: Infer<typeof EntityUnmerged> }
+  | { type: 'EntityUnabsorbed'; data: Infer<typeof EntityUnabsorbed> };
 export type RefClaimEvent = { type: 'RefClaimed'; data: Infer<typeof RefClaimed> } | { type: 'RefReleased'; data: Infer<typeof RefReleased> };
 export type CanonicalEvent = EntityEvent | RefClaimEvent;

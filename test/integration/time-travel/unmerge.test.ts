@@ -1,0 +1,78 @@
+import { expect } from 'chai';
+import { reconcile } from '../../../command/canonical/reconciler.ts';
+import { type ApiClient, type TestApp, startTestApp } from '../../support/api.ts';
+import { signedInAdmin, signedInAs } from '../../support/given.ts';
+import { albumSeen, artistSeen, trackSeen } from '../../support/observations.ts';
+
+/** The read models an unmerge must give back, without the times a later write stamps. */
+async function readModels(app: TestApp) {
+  const db = app.ctx.db;
+  const docs = await db.selectFrom('canonical_docs').selectAll().orderBy('id').execute();
+  return {
+    docs: docs.map(({ updated_at: _, ...row }) => row),
+    refs: await db.selectFrom('external_refs').selectAll().orderBy('kind').orderBy('source').orderBy('external_id').execute(),
+    favorites: await db.selectFrom('favorites').selectAll().orderBy('recorded_id').execute(),
+    comments: await db.selectFrom('comments').selectAll().orderBy('comment_id').execute(),
+    collection: await db.selectFrom('album_collection').selectAll().orderBy('recorded_id').execute(),
+  };
+}
+
+describe('POST /admin/canonical/{kind}/{target_id}/unmerge', () => {
+  let app: TestApp;
+  let admin: ApiClient;
+  let viewer: ApiClient;
+  const ids: Record<string, string> = {};
+  before(async () => {
+    app = await startTestApp();
+    admin = await signedInAdmin(app);
+    viewer = (await signedInAs(app, 'viewer')).client;
+    const prince = artistSeen('mediaserver', 'mediaserver::srv::p', 'Prince');
+    const b = albumSeen('mediaserver', 'mediaserver::srv::b', 'Purple Rain', prince, { year: 1984, upc: 'upc-b' });
+    ids.trackB = await reconcile(app.ctx, trackSeen('mediaserver', 'mediaserver::srv::tb', 'When Doves Cry', prince, b, { isrc: 'isrc-b' }));
+    ids.b = (await viewer.get(`/tracks/${ids.trackB}`)).body.album_id;
+    ids.a = await reconcile(app.ctx, albumSeen('catalog', '900', 'Live at the Forum', prince, { upc: 'upc-a' }));
+    ids.c = await reconcile(app.ctx, albumSeen('store', 'st-1', 'Around the World in a Day', prince, { year: 1985 }));
+    expect(new Set(Object.values(ids)).size).to.equal(4);
+    for (const id of [ids.a, ids.b, ids.c]) expect((await viewer.post('/me/favorites/albums', { canonical_id: id })).status).to.equal(200);
+    expect((await viewer.post('/me/albums/wishlist', { canonical_id: ids.b })).status).to.equal(200);
+    expect((await viewer.post(`/me/comments/album/${ids.a}`, { body: 'the live one' })).status).to.equal(200);
+    expect((await viewer.post(`/me/comments/album/${ids.b}`, { body: 'the studio one' })).status).to.equal(200);
+    // An earlier merge: what was recorded under A follows B, and must follow it back.
+    expect((await admin.post(`/admin/canonical/albums/${ids.b}/merge`, { source_id: ids.a })).status).to.equal(200);
+  });
+  after(() => app.close());
+
+  it('given a merge, when it is undone, then the read models equal those of a log where it never happened', async () => {
+    const before = await readModels(app);
+    expect((await admin.post(`/admin/canonical/albums/${ids.c}/merge`, { source_id: ids.b })).status).to.equal(200);
+    expect((await viewer.get(`/tracks/${ids.trackB}`)).body.album_id).to.equal(ids.c);
+    expect((await readModels(app)).favorites.filter((f) => f.canonical_id === ids.c)).to.have.length(3);
+
+    const res = await admin.post(`/admin/canonical/albums/${ids.c}/unmerge`, { source_id: ids.b });
+    expect(res.status).to.equal(200);
+    expect(res.body).to.include({ id: ids.b, tombstoned: false, merged_into: null, title: 'Purple Rain', year: 1984 });
+    expect(await readModels(app)).to.deep.equal(before);
+  });
+
+  it('then the log records it as EntityUnmerged, with the refs and the ids that return', async () => {
+    const history = (await viewer.get(`/albums/${ids.b}/history`)).body as { type: string; data: Record<string, unknown> }[];
+    const unmerged = history.find((e) => e.type === 'EntityUnmerged')!;
+    expect(unmerged.data).to.include({ target_id: ids.c });
+    expect(unmerged.data.returning).to.deep.equal([ids.a]);
+    expect((unmerged.data.refs as { source: string }[]).map((r) => r.source).sort()).to.deep.equal(['catalog', 'mediaserver']);
+  });
+
+  it('when it is undone twice, then the second is a 409; an unknown id is a 404', async () => {
+    expect((await admin.post(`/admin/canonical/albums/${ids.c}/unmerge`, { source_id: ids.b })).status).to.equal(409);
+    expect((await admin.post(`/admin/canonical/albums/${ids.c}/unmerge`, { source_id: 'nope' })).status).to.equal(404);
+    expect((await viewer.post(`/admin/canonical/albums/${ids.c}/unmerge`, { source_id: ids.b })).status).to.equal(403);
+  });
+
+  it('when the merge is made again, then it holds as the first did (an unmerge is undone by merging)', async () => {
+    expect((await admin.post(`/admin/canonical/albums/${ids.c}/merge`, { source_id: ids.b })).status).to.equal(200);
+    expect((await viewer.get(`/albums/${ids.a}`)).body.id).to.equal(ids.c);
+    const refs = (await viewer.get(`/albums/${ids.c}`)).body.refs.map((r: { source: string }) => r.source).sort();
+    expect(refs).to.deep.equal(['catalog', 'mediaserver', 'store']);
+    expect((await viewer.get(`/tracks/${ids.trackB}`)).body.album_id).to.equal(ids.c);
+  });
+});

@@ -26,6 +26,7 @@ export function drainRoute(spec: {
     access: 'admin',
     query: spec.query,
     response: TaskStartedResponse,
+    ...(spec.ready ? { errors: { 503: 'The source is not configured' } } : {}),
     handler: async ({ ctx, query: params, user }) => {
       spec.ready?.(ctx);
       const { task_id } = await ctx.tasks.start(spec.task, params as Record<string, unknown>, user.username);

@@ -59,6 +59,8 @@ import { monitorWebhookRoutes } from '../command/monitor/webhooks.routes.ts';
 import { monitorRoutes } from '../query/admin/monitor.routes.ts';
 import { dbStatsRoutes } from '../query/admin/db-stats.routes.ts';
 import type { Route } from './http/define-route.ts';
+import { radioCommandRoutes } from '../command/radio/radio.routes.ts';
+import { radioQueryRoutes } from '../query/radio/radio.routes.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
 export const routes: Route[] = [
@@ -122,4 +124,6 @@ export const routes: Route[] = [
   ...monitorWebhookRoutes,
   ...monitorRoutes,
   ...dbStatsRoutes,
+  ...radioQueryRoutes,
+  ...radioCommandRoutes,
 ];

@@ -16,6 +16,8 @@ import { enrichmentErrorsProjector } from './enrichment/enrichment-errors.projec
 import { monitorEventsProjector } from './monitor/monitor-events.projector.ts';
 import { dbCountersProjector } from './admin/db-counters.projector.ts';
 import { upstreamConnectionsProjector } from './admin/upstream-connections.projector.ts';
+import { radioSessionsProjector } from './radio/radio-sessions.projector.ts';
+import { radioFeedbackProjector } from './radio/radio-feedback.projector.ts';
 
 /** Every read model of the service. */
 export const projectors: Projector[] = [
@@ -36,6 +38,8 @@ export const projectors: Projector[] = [
   monitorEventsProjector,
   dbCountersProjector,
   upstreamConnectionsProjector,
+  radioSessionsProjector,
+  radioFeedbackProjector,
 ];
 
 /**

@@ -28,6 +28,10 @@ export const assistantConversationStream = (conversationId: string) => `assistan
 export const enrichmentErrorsStream = () => 'enrichmenterrors-all';
 /** One delivery of the monitor intake: named from the sender's delivery id when there is one (a repeat finds it taken). */
 export const monitorEventStream = (monitorEventId: string) => `monitorevent-${monitorEventId}`;
+/** One radio session: its seed, pool, picks, outcomes and thumbs. */
+export const radioStream = (sessionId: string) => `radio-${sessionId}`;
+/** One discovery of one user's (a track the radio wanted and could not play): dismissal, album found. */
+export const radioDiscoveryStream = (discoveryId: string) => `radiodiscovery-${discoveryId}`;
 
 export function categoryOf(streamId: string): string {
   const dash = streamId.indexOf('-');

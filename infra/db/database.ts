@@ -22,6 +22,9 @@ import type { MetabaseCacheTable } from '../upstreams/metabase/cache.table.ts';
 import type { MonitorEventValuesTable, MonitorEventsTable } from '../../projectors/monitor/monitor-events.table.ts';
 import type { CountedThroughTable, EventCountsTable, RefCountsTable } from '../../projectors/admin/db-counters.table.ts';
 import type { UpstreamConnectionsTable } from '../../projectors/admin/upstream-connections.table.ts';
+import type { RadioPicksTable, RadioSessionsTable } from '../../projectors/radio/radio-sessions.table.ts';
+import type { RadioFeedbackTable } from '../../projectors/radio/radio-feedback.table.ts';
+import type { RadioDiscoveriesTable } from '../../projectors/radio/radio-discoveries.table.ts';
 
 /**
  * Every table of the database, for kysely's typing. This is the one place of infra/ that sees the
@@ -72,4 +75,8 @@ export interface Database {
   ref_counts: RefCountsTable;
   counted_through: CountedThroughTable;
   upstream_connections: UpstreamConnectionsTable;
+  radio_sessions: RadioSessionsTable;
+  radio_picks: RadioPicksTable;
+  radio_feedback: RadioFeedbackTable;
+  radio_discoveries: RadioDiscoveriesTable;
 }

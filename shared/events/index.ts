@@ -10,6 +10,7 @@ import { type MediaserverPlaylistEvent, mediaserverPlaylistEventSchemas } from '
 import { type AssistantEvent, assistantEventSchemas } from './assistant.events.ts';
 import { type EnrichmentEvent, enrichmentEventSchemas } from './enrichment.events.ts';
 import { type MonitorEvent, monitorEventSchemas } from './monitor.events.ts';
+import { type RadioEvent, radioEventSchemas } from './radio.events.ts';
 
 /** Every domain event of the service, discriminated by `type`. */
 export type DomainEvent =
@@ -23,7 +24,8 @@ export type DomainEvent =
   | MediaserverPlaylistEvent
   | AssistantEvent
   | EnrichmentEvent
-  | MonitorEvent;
+  | MonitorEvent
+  | RadioEvent;
 export type DomainEventType = DomainEvent['type'];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 
@@ -40,4 +42,5 @@ export const eventSchemas: Record<DomainEventType, z.ZodType> = {
   ...assistantEventSchemas,
   ...enrichmentEventSchemas,
   ...monitorEventSchemas,
+  ...radioEventSchemas,
 };

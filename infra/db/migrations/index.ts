@@ -23,6 +23,7 @@ import * as assistantConversations from './0070-assistant-conversations.ts';
 import * as monitorEvents from './0080-monitor-events.ts';
 import * as dbCounters from './0081-db-counters.ts';
 import * as upstreamConnections from './0082-upstream-connections.ts';
+import * as radio from './0060-radio.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -50,6 +51,7 @@ const migrations: Record<string, Migration> = {
   '0080-monitor-events': monitorEvents,
   '0081-db-counters': dbCounters,
   '0082-upstream-connections': upstreamConnections,
+  '0060-radio': radio,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -36,6 +36,8 @@ const MATRIX: { route: RegExp; allowed: Caller[] }[] = [
   { route: /^\w+ \/metabase\//, allowed: SIGNED_IN },
   // Webhooks from machines: no session; the intake's shared secret decides (404 while it is unset, 401 when wrong).
   { route: /^POST \/monitor\/webhooks\//, allowed: ANYONE },
+  // Radio sessions, feedback, discoveries and moods: the caller's own.
+  { route: /^\w+ \/radio\//, allowed: SIGNED_IN },
 ];
 
 /** What a 403 says, by the least role allowed; the OpenAPI document must say the same. */

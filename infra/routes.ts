@@ -61,6 +61,8 @@ import { dbStatsRoutes } from '../query/admin/db-stats.routes.ts';
 import type { Route } from './http/define-route.ts';
 import { radioCommandRoutes } from '../command/radio/radio.routes.ts';
 import { radioQueryRoutes } from '../query/radio/radio.routes.ts';
+import { discoveryCommandRoutes } from '../command/radio/discoveries.routes.ts';
+import { discoveryQueryRoutes } from '../query/radio/discoveries.routes.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
 export const routes: Route[] = [
@@ -126,4 +128,6 @@ export const routes: Route[] = [
   ...dbStatsRoutes,
   ...radioQueryRoutes,
   ...radioCommandRoutes,
+  ...discoveryQueryRoutes,
+  ...discoveryCommandRoutes,
 ];

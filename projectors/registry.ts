@@ -18,6 +18,7 @@ import { dbCountersProjector } from './admin/db-counters.projector.ts';
 import { upstreamConnectionsProjector } from './admin/upstream-connections.projector.ts';
 import { radioSessionsProjector } from './radio/radio-sessions.projector.ts';
 import { radioFeedbackProjector } from './radio/radio-feedback.projector.ts';
+import { radioDiscoveriesProjector } from './radio/radio-discoveries.projector.ts';
 
 /** Every read model of the service. */
 export const projectors: Projector[] = [
@@ -40,6 +41,7 @@ export const projectors: Projector[] = [
   upstreamConnectionsProjector,
   radioSessionsProjector,
   radioFeedbackProjector,
+  radioDiscoveriesProjector,
 ];
 
 /**

@@ -63,6 +63,8 @@ import { radioCommandRoutes } from '../command/radio/radio.routes.ts';
 import { radioQueryRoutes } from '../query/radio/radio.routes.ts';
 import { discoveryCommandRoutes } from '../command/radio/discoveries.routes.ts';
 import { discoveryQueryRoutes } from '../query/radio/discoveries.routes.ts';
+import { discoveryAlbumsCommandRoutes } from '../command/radio/discovery-albums.routes.ts';
+import { discoveryAlbumsQueryRoutes } from '../query/radio/discovery-albums.routes.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
 export const routes: Route[] = [
@@ -130,4 +132,6 @@ export const routes: Route[] = [
   ...radioCommandRoutes,
   ...discoveryQueryRoutes,
   ...discoveryCommandRoutes,
+  ...discoveryAlbumsQueryRoutes,
+  ...discoveryAlbumsCommandRoutes,
 ];

@@ -12,6 +12,7 @@ import { mbRelationsTask } from '../../command/enrichment/mb-relations.task.ts';
 import { mbCreditsTask } from '../../command/enrichment/mb-credits.task.ts';
 import { enrichCatalogAlbumsTask } from '../../command/metabase/enrich-catalog-albums.task.ts';
 import { linkIsrcsTask } from '../../command/metabase/link-isrcs.task.ts';
+import { discoveryAlbumsTask } from '../../command/radio/discovery-albums.task.ts';
 import type { AppContext } from '../context.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { TaskDefinition } from './task.ts';
@@ -33,5 +34,6 @@ export function taskDefinitions(deps: { projections: ProjectionRunner | undefine
     mbCreditsTask(context),
     enrichCatalogAlbumsTask(context),
     linkIsrcsTask(context),
+    discoveryAlbumsTask(context),
   ];
 }

@@ -80,3 +80,38 @@ export async function ownsDiscovery(db: Kysely<Database>, username: string, disc
   const row = await db.selectFrom('radio_discoveries').select('discovery_id').where('discovery_id', '=', discoveryId).where('username_key', '=', usernameKey(username)).executeTakeFirst();
   return row !== undefined;
 }
+
+/** Every user's discoveries without an album yet, oldest wanted first: what the backfill scans. */
+export function discoveriesWithoutAlbum(db: Kysely<Database>, limit: number) {
+  return db
+    .selectFrom('radio_discoveries')
+    .select(['discovery_id', 'artist_name', 'artist_folded', 'title', 'title_folded'])
+    .where('album_title', 'is', null)
+    .orderBy('first_wanted_at')
+    .orderBy('discovery_id')
+    .limit(limit)
+    .execute();
+}
+
+/** How many discoveries (every user's) carry an album, by where it came from, and how many need one. */
+export async function discoveryAlbumCoverage(db: Kysely<Database>) {
+  const row = await db
+    .selectFrom('radio_discoveries')
+    .select([
+      (eb) => eb.fn.countAll<string>().as('total'),
+      sql<string>`count(*) filter (where album_title is not null)`.as('with_album'),
+      sql<string>`count(*) filter (where album_source = 'scrobbler')`.as('scrobbler'),
+      sql<string>`count(*) filter (where album_source = 'catalog')`.as('catalog'),
+      sql<string>`count(*) filter (where album_id is not null)`.as('with_album_id'),
+    ])
+    .executeTakeFirstOrThrow();
+  const total = Number(row.total);
+  const withAlbum = Number(row.with_album);
+  return {
+    total,
+    with_album: withAlbum,
+    without_album: total - withAlbum,
+    with_album_id: Number(row.with_album_id),
+    by_source: { scrobbler: Number(row.scrobbler), catalog: Number(row.catalog) },
+  };
+}

@@ -3,6 +3,10 @@ import { reconcile } from '../../../command/canonical/reconciler.ts';
 import type { ApiClient, TestApp } from '../../support/api.ts';
 import { signedInAs } from '../../support/given.ts';
 import { albumSeen, artistSeen, trackSeen } from '../../support/observations.ts';
+import { type CatalogFake, startCatalogFake } from '../../fakes/catalog/server.ts';
+import { albumPayload, artistPayload, trackPayload } from '../../fakes/catalog/builders.ts';
+import { pollUntil } from '../../support/scrobbler.ts';
+import { signedInAdmin } from '../../support/given.ts';
 import { type RadioLibrary, givenRadioLibrary } from './radio-library.ts';
 
 /**
@@ -14,10 +18,12 @@ describe('radio: discoveries and moods', function () {
   let library: RadioLibrary;
   let app: TestApp;
   let listener: ApiClient;
+  let catalog: CatalogFake;
 
   before(async function () {
     this.timeout(180_000);
-    library = await givenRadioLibrary();
+    catalog = await startCatalogFake({ fixtures: false });
+    library = await givenRadioLibrary({ CATALOG_API_URL: catalog.url });
     app = library.app;
     listener = (await signedInAs(app, 'viewer')).client;
     for (let i = 0; i < 2; i++) await listener.post('/radio/sessions', { seed_kind: 'artist', seed_id: library.ids.dm });
@@ -25,6 +31,7 @@ describe('radio: discoveries and moods', function () {
   after(async () => {
     await app?.close();
     await library?.scrobbler.close();
+    await catalog?.close();
   });
 
   const titles = (rows: { title: string }[]) => rows.map((r) => r.title);
@@ -71,5 +78,31 @@ describe('radio: discoveries and moods', function () {
     expect(res.status).to.equal(200);
     expect(res.body).to.deep.equal([{ mood: 'rare mood', count: 3 }]);
     expect((await listener.get('/radio/moods?limit=-1')).status).to.equal(422);
+  });
+
+  describe('admin: discovery albums', () => {
+    it('given discoveries without albums, when the backfill runs, then the scrobbler, then the catalog fill album_title and album_id, and the coverage counts them', async () => {
+      const admin = await signedInAdmin(app);
+      expect((await listener.get('/admin/radio/discovery-albums/coverage')).status).to.equal(403);
+      expect((await admin.get('/admin/radio/discovery-albums/coverage')).body).to.deep.equal({ total: 4, with_album: 0, without_album: 4, with_album_id: 0, by_source: { scrobbler: 0, catalog: 0 } });
+      library.scrobbler.state.addTrack({ artist: 'Depeche Mode', name: 'Everything Counts', album: 'Construction Time Again' });
+      library.scrobbler.state.addTrack({ artist: 'The Human League', name: "Don't You Want Me", album: 'Dare' });
+      const newOrder = artistPayload(7000, 'New Order');
+      const pcl = albumPayload(7001, 'Power, Corruption & Lies', newOrder);
+      catalog.addAlbum(pcl, [trackPayload(7002, 'Blue Monday', newOrder, pcl)]);
+
+      const started = await admin.post('/admin/radio/discovery-albums/backfill?limit=10');
+      expect(started.status).to.equal(200);
+      const done = await pollUntil(() => admin.get(`/admin/task-history/${started.body.task_id}`), (r) => r.body.status !== 'running');
+      expect(done.body.status).to.equal('completed');
+      expect(done.body.summary).to.include({ scanned: 4, filled: 3, not_found: 1, failed: 0 });
+
+      const rows = (await listener.get('/radio/discoveries?limit=10')).body.items as { title: string; album_title: string | null; album_id: string | null }[];
+      const album = (title: string) => rows.find((r) => r.title === title) ?? { album_title: 'dismissed', album_id: null };
+      expect(album('Everything Counts')).to.include({ album_title: 'Construction Time Again', album_id: null });
+      expect(album("Don't You Want Me")).to.include({ album_title: 'Dare', album_id: library.ids.dare });
+      expect(album('Tainted Love')).to.include({ album_title: null, album_id: null });
+      expect((await admin.get('/admin/radio/discovery-albums/coverage')).body).to.deep.equal({ total: 4, with_album: 3, without_album: 1, with_album_id: 2, by_source: { scrobbler: 2, catalog: 1 } });
+    });
   });
 });

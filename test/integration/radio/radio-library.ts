@@ -19,10 +19,10 @@ const ref = () => `mediaserver::srv::${++next}`;
  * the scrobbler fake answers), INXS (a recorded similar artist), Yazoo (sharing the synth-pop
  * tag), three tracks with a rare mood, and The Human League known to the scrobbler only.
  */
-export async function givenRadioLibrary(): Promise<RadioLibrary> {
+export async function givenRadioLibrary(env: Record<string, string> = {}): Promise<RadioLibrary> {
   const scrobbler = await startScrobblerFake();
   liveState(scrobbler.state).unknownArtists.add('yazoo');
-  const app = await startTestApp(scrobbler.env);
+  const app = await startTestApp({ ...scrobbler.env, ...env });
   const ids: Record<string, string> = {};
   const dm = artistSeen('mediaserver', ref(), 'Depeche Mode');
   const speak = albumSeen('mediaserver', ref(), 'Speak & Spell', dm, { genres: ['Synth-pop'], year: 1981 });
@@ -42,6 +42,7 @@ export async function givenRadioLibrary(): Promise<RadioLibrary> {
   }
   const league = artistSeen('scrobbler', 'the human league', 'The Human League');
   const dare = albumSeen('scrobbler', 'the human league::dare', 'Dare', league);
+  ids.dare = await reconcile(app.ctx, dare);
   ids["Don't You Want Me"] = await reconcile(app.ctx, trackSeen('scrobbler', "the human league::don't you want me", "Don't You Want Me", league, dare));
   return { app, scrobbler, ids };
 }

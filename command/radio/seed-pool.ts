@@ -21,7 +21,7 @@ const SIMILAR_TRACKS = 50;
 /** Seed tracks asked for similar tracks when the seed is an artist or an album. */
 const SIMILAR_TRACK_SEEDS = 2;
 const SEED_TERMS = 5;
-const TERM_TRACKS = 150;
+const TERM_TRACKS = POOL_CAP;
 
 export interface SeededPool {
   seed: Seed;

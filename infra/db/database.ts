@@ -24,7 +24,7 @@ import type { CountedThroughTable, EventCountsTable, RefCountsTable } from '../.
 import type { UpstreamConnectionsTable } from '../../projectors/admin/upstream-connections.table.ts';
 import type { RadioPicksTable, RadioSessionsTable } from '../../projectors/radio/radio-sessions.table.ts';
 import type { RadioFeedbackTable } from '../../projectors/radio/radio-feedback.table.ts';
-import type { RadioDiscoveriesTable } from '../../projectors/radio/radio-discoveries.table.ts';
+import type { RadioDiscoveriesTable, RadioDiscoveryWantsTable } from '../../projectors/radio/radio-discoveries.table.ts';
 
 /**
  * Every table of the database, for kysely's typing. This is the one place of infra/ that sees the
@@ -79,4 +79,5 @@ export interface Database {
   radio_picks: RadioPicksTable;
   radio_feedback: RadioFeedbackTable;
   radio_discoveries: RadioDiscoveriesTable;
+  radio_discovery_wants: RadioDiscoveryWantsTable;
 }

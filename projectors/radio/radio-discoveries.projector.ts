@@ -14,13 +14,15 @@ export const radioDiscoveriesProjector: Projector = {
   name: 'radio_discoveries',
   version: 1,
   handles: ['RadioDiscoveriesWanted', 'RadioDiscoveryDismissed', 'RadioDiscoveryAlbumFound', 'UserDeleted'],
-  tables: ['radio_discoveries'],
+  tables: ['radio_discovery_wants', 'radio_discoveries'],
   apply: oneByOne<Handled>(applyOne),
 };
 
 async function applyOne(trx: Transaction<Database>, event: StoredEvent & Handled): Promise<void> {
   switch (event.type) {
     case 'UserDeleted':
+      const theirs = trx.selectFrom('radio_discoveries').select('discovery_id').where('username_key', '=', usernameKey(event.data.username));
+      await trx.deleteFrom('radio_discovery_wants').where('discovery_id', 'in', theirs).execute();
       await trx.deleteFrom('radio_discoveries').where('username_key', '=', usernameKey(event.data.username)).execute();
       return;
     case 'RadioDiscoveriesWanted': {
@@ -33,11 +35,16 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & Handled
       }));
       if (rows.length === 0) return;
       await trx
+        .insertInto('radio_discovery_wants')
+        .values(rows.map((r) => ({ discovery_id: r.discovery_id, session_id: event.data.session_id })))
+        .onConflict((oc) => oc.columns(['discovery_id', 'session_id']).doNothing())
+        .execute();
+      await trx
         .insertInto('radio_discoveries')
         .values(rows)
         .onConflict((oc) =>
           oc.column('discovery_id').doUpdateSet((eb) => ({
-            wanted_count: eb('radio_discoveries.wanted_count', '+', 1),
+            wanted_count: sql<number>`(select count(*)::int from radio_discovery_wants w where w.discovery_id = excluded.discovery_id)`,
             similarity: sql<number>`greatest(radio_discoveries.similarity, excluded.similarity)`,
             status: eb.ref('excluded.status'),
             canonical_track_id: eb.ref('excluded.canonical_track_id'),

@@ -21,3 +21,9 @@ export interface RadioDiscoveriesTable {
   first_wanted_at: Date;
   last_wanted_at: Date;
 }
+
+/** Which sessions wanted each discovery: `wanted_count` counts them, once each. */
+export interface RadioDiscoveryWantsTable {
+  discovery_id: string;
+  session_id: string;
+}

@@ -26,25 +26,25 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & Handled
       await trx.deleteFrom('radio_feedback').where('username_key', '=', usernameKey(event.data.username)).execute();
       return;
     case 'RadioFeedbackGiven':
-      return count(trx, event.data, event.data.signal === 'up' ? 'ups' : 'downs');
+      return record(trx, event.id, event.data, event.data.signal);
     case 'RadioOutcomeLogged':
-      if (event.data.outcome === 'disliked') return count(trx, event.data, 'downs');
-      if (event.data.outcome === 'skipped') return count(trx, event.data, 'skips');
+      if (event.data.outcome === 'disliked') return record(trx, event.id, event.data, 'down');
+      if (event.data.outcome === 'skipped') return record(trx, event.id, event.data, 'skip');
       return;
     default:
       assertNever(event);
   }
 }
 
-async function count(
+async function record(
   trx: Transaction<Database>,
+  eventId: string,
   fact: { username: string; session_id: string; canonical_track_id: string; artist_id: string | null; at: string },
-  field: 'ups' | 'downs' | 'skips',
+  signal: 'up' | 'down' | 'skip',
 ): Promise<void> {
-  const row = { username_key: usernameKey(fact.username), session_id: fact.session_id, canonical_track_id: fact.canonical_track_id, artist_id: fact.artist_id, updated_at: new Date(fact.at) };
   await trx
     .insertInto('radio_feedback')
-    .values({ ...row, ups: 0, downs: 0, skips: 0, [field]: 1 })
-    .onConflict((oc) => oc.columns(['username_key', 'session_id', 'canonical_track_id']).doUpdateSet((eb) => ({ [field]: eb(`radio_feedback.${field}`, '+', 1), updated_at: row.updated_at })))
+    .values({ event_id: eventId, username_key: usernameKey(fact.username), session_id: fact.session_id, canonical_track_id: fact.canonical_track_id, artist_id: fact.artist_id, signal, given_at: new Date(fact.at) })
+    .onConflict((oc) => oc.column('event_id').doNothing())
     .execute();
 }

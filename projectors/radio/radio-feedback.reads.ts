@@ -10,7 +10,11 @@ export interface Tally {
 
 /** The user's radio feedback from every session but `exceptSession`, summed by track and by artist. */
 export async function feedbackElsewhere(db: Kysely<Database>, username: string, exceptSession: string) {
-  const sums = [sql<number>`sum(ups)::int`.as('ups'), sql<number>`sum(downs)::int`.as('downs'), sql<number>`sum(skips)::int`.as('skips')] as const;
+  const sums = [
+    sql<number>`count(*) filter (where signal = 'up')`.as('ups'),
+    sql<number>`count(*) filter (where signal = 'down')`.as('downs'),
+    sql<number>`count(*) filter (where signal = 'skip')`.as('skips'),
+  ] as const;
   const mine = db.selectFrom('radio_feedback').where('username_key', '=', usernameKey(username)).where('session_id', '<>', exceptSession);
   const [tracks, artists] = await Promise.all([
     mine.select(['canonical_track_id', ...sums]).groupBy('canonical_track_id').execute(),

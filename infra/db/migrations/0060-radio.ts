@@ -37,16 +37,15 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await db.schema
     .createTable('radio_feedback')
+    .addColumn('event_id', 'text', (c) => c.primaryKey())
     .addColumn('username_key', 'text', (c) => c.notNull())
     .addColumn('session_id', 'text', (c) => c.notNull())
     .addColumn('canonical_track_id', 'text', (c) => c.notNull())
     .addColumn('artist_id', 'text')
-    .addColumn('ups', 'integer', (c) => c.notNull())
-    .addColumn('downs', 'integer', (c) => c.notNull())
-    .addColumn('skips', 'integer', (c) => c.notNull())
-    .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
-    .addPrimaryKeyConstraint('radio_feedback_pk', ['username_key', 'session_id', 'canonical_track_id'])
+    .addColumn('signal', 'text', (c) => c.notNull())
+    .addColumn('given_at', 'timestamptz', (c) => c.notNull())
     .execute();
+  await db.schema.createIndex('radio_feedback_by_user').on('radio_feedback').columns(['username_key', 'session_id']).execute();
   await db.schema
     .createTable('radio_discoveries')
     .addColumn('discovery_id', 'text', (c) => c.primaryKey())
@@ -67,11 +66,17 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_wanted_at', 'timestamptz', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('radio_discoveries_ranked').on('radio_discoveries').columns(['username_key', 'wanted_count desc', 'similarity desc', 'discovery_id']).execute();
+  await db.schema
+    .createTable('radio_discovery_wants')
+    .addColumn('discovery_id', 'text', (c) => c.notNull())
+    .addColumn('session_id', 'text', (c) => c.notNull())
+    .addPrimaryKeyConstraint('radio_discovery_wants_pk', ['discovery_id', 'session_id'])
+    .execute();
   await sql`create index radio_discoveries_without_album on radio_discoveries (discovery_id) where album_title is null`.execute(db);
   await db.schema.createIndex('scrobbles_user_track').on('scrobbles').columns(['username_key', 'canonical_track_id', 'uts desc']).execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('scrobbles_user_track').execute();
-  for (const table of ['radio_discoveries', 'radio_feedback', 'radio_picks', 'radio_sessions']) await db.schema.dropTable(table).execute();
+  for (const table of ['radio_discovery_wants', 'radio_discoveries', 'radio_feedback', 'radio_picks', 'radio_sessions']) await db.schema.dropTable(table).execute();
 }

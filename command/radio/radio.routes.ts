@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
-import { RadioSessionDetail, findSession } from '../../projectors/radio/radio-sessions.reads.ts';
+import { RadioSession, findSessionSummary } from '../../projectors/radio/radio-sessions.reads.ts';
 import { Outcome, SeedKind, Signal } from '../../shared/events/radio.events.ts';
 import type { SessionUser } from '../../shared/users.ts';
 import { RadioSessionNotFound } from './radio-session.decider.ts';
@@ -11,8 +11,9 @@ import { MIN_POOL } from './seed-pool.ts';
 const SessionParams = z.object({ session_id: z.string().min(1).max(64) });
 const CanonicalId = z.string().trim().min(1).max(300);
 
-async function sessionAnswer(ctx: AppContext, user: SessionUser, sessionId: string): Promise<RadioSessionDetail> {
-  const found = await findSession(ctx.db, user.username, sessionId);
+/** The session with its current track; `GET /radio/sessions/{id}` lists every track. */
+async function sessionAnswer(ctx: AppContext, user: SessionUser, sessionId: string): Promise<RadioSession> {
+  const found = await findSessionSummary(ctx.db, user.username, sessionId);
   if (!found) throw new RadioSessionNotFound();
   return found;
 }
@@ -32,7 +33,7 @@ export const radioCommandRoutes = [
     access: 'user',
     status: 201,
     body: z.object({ seed_kind: SeedKind, seed_id: CanonicalId }),
-    response: RadioSessionDetail,
+    response: RadioSession,
     errors: { 404: 'Unknown canonical artist, album or track', 422: 'The seed pool is too thin (or a validation failure)' },
     handler: ({ ctx, user, body }) => radioCommands(ctx, user).start(body.seed_kind, body.seed_id),
     answer: ({ ctx, user }, sessionId) => sessionAnswer(ctx, user, sessionId),
@@ -45,7 +46,7 @@ export const radioCommandRoutes = [
     description: '`ended_at` is set; the session stays in `recent` and can be resumed. Ending an ended session changes nothing.',
     access: 'user',
     params: SessionParams,
-    response: RadioSessionDetail,
+    response: RadioSession,
     errors: NOT_FOUND,
     handler: async ({ ctx, user, params }) => radioCommands(ctx, user).end(params.session_id),
     answer: ({ ctx, user, params }) => sessionAnswer(ctx, user, params.session_id),
@@ -58,7 +59,7 @@ export const radioCommandRoutes = [
     description: "The caller's other open session ends first; `ended_at` is cleared and the session's cached candidate pool is reused. The current track stays the last one picked.",
     access: 'user',
     params: SessionParams,
-    response: RadioSessionDetail,
+    response: RadioSession,
     errors: NOT_FOUND,
     handler: async ({ ctx, user, params }) => radioCommands(ctx, user).resume(params.session_id),
     answer: ({ ctx, user, params }) => sessionAnswer(ctx, user, params.session_id),
@@ -74,7 +75,7 @@ export const radioCommandRoutes = [
     access: 'user',
     params: SessionParams,
     body: z.object({ previous_outcome: Outcome }),
-    response: RadioSessionDetail,
+    response: RadioSession,
     errors: { ...NOT_FOUND, 409: 'The session has ended' },
     handler: async ({ ctx, user, params, body }) => radioCommands(ctx, user).advance(params.session_id, body.previous_outcome),
     answer: ({ ctx, user, params }) => sessionAnswer(ctx, user, params.session_id),

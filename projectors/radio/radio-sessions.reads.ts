@@ -95,3 +95,10 @@ export async function findSession(db: Kysely<Database>, username: string, sessio
   const tracks = (await picksOf(db, [sessionId], false)).get(sessionId) ?? [];
   return { ...sessionOf(row, tracks.at(-1)), tracks };
 }
+
+/** One of the user's sessions with its current track only (what a write answers); undefined when not theirs. */
+export async function findSessionSummary(db: Kysely<Database>, username: string, sessionId: string): Promise<RadioSession | undefined> {
+  const row = await mine(db, username).where('session_id', '=', sessionId).executeTakeFirst();
+  if (!row) return undefined;
+  return sessionOf(row, (await picksOf(db, [sessionId], true)).get(sessionId)?.[0]);
+}

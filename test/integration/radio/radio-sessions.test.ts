@@ -53,6 +53,8 @@ describe('radio: sessions', function () {
       let session;
       for (let i = 0; i < 12; i++) session = (await advance(client, id, i === 0 ? 'skipped' : 'played')).body;
       expect(session.track_count).to.equal(13);
+      expect(session).to.not.have.property('tracks');
+      session = (await client.get(`/radio/sessions/${id}`)).body;
       const tracks = session.tracks as { canonical_track_id: string; artist_id: string; reason: string; outcome: string | null }[];
       expect(new Set(tracks.map((t) => t.canonical_track_id)).size).to.equal(13);
       expect(tracks[0]!.outcome).to.equal('skipped');
@@ -136,7 +138,8 @@ describe('radio: sessions', function () {
       await advance(client, first, 'disliked');
       const next = (await start(client, 'artist', ids().dm!)).body.session_id;
       let tracks = [];
-      for (let i = 0; i < 12; i++) tracks = (await advance(client, next)).body.tracks;
+      for (let i = 0; i < 12; i++) await advance(client, next);
+      tracks = (await client.get(`/radio/sessions/${next}`)).body.tracks;
       const again = tracks.find((t: { canonical_track_id: string }) => t.canonical_track_id === disliked.canonical_track_id);
       expect(again.reason).to.include('you gave it a thumbs-down');
     });

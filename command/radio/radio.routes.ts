@@ -31,7 +31,6 @@ export const radioCommandRoutes = [
       '(tracks the media server holds): the seed\'s artist and album, the scrobbler\'s similar artists and tracks, and tracks sharing its tags, moods or genres. ' +
       `Fewer than ${MIN_POOL} candidates is a 422 naming the seed and the pool size. Starting a session ends the caller's other active one. Every pick carries its \`reason\`.`,
     access: 'user',
-    status: 201,
     body: z.object({ seed_kind: SeedKind, seed_id: CanonicalId }),
     response: RadioSession,
     errors: { 404: 'Unknown canonical artist, album or track', 422: 'The seed pool is too thin (or a validation failure)' },

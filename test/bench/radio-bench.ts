@@ -37,7 +37,7 @@ try {
 
   const { client } = await signedInAs(app, 'viewer');
   const { ms: startMs, value: started } = await timed(() => client.post('/radio/sessions', { seed_kind: 'mood', seed_id: 'mood 7' }));
-  if (started.status !== 201) throw new Error(`start answered ${started.status}: ${JSON.stringify(started.body)}`);
+  if (started.status !== 200) throw new Error(`start answered ${started.status}: ${JSON.stringify(started.body)}`);
   const sessionId = started.body.session_id as string;
   note(`session started in ${fmtMs(startMs)} ms (pool ${started.body.pool_size}, kept ${started.body.pool_count})`);
 

@@ -72,6 +72,12 @@ import { streamerImportFavoritesRoutes } from '../command/streamer/import-favori
 import { audioFeaturesCronRoutes } from '../query/streamer/audio-features-cron.routes.ts';
 import { auditRoutes } from '../query/admin/audit.routes.ts';
 import type { Route } from './http/define-route.ts';
+import { radioCommandRoutes } from '../command/radio/radio.routes.ts';
+import { radioQueryRoutes } from '../query/radio/radio.routes.ts';
+import { discoveryCommandRoutes } from '../command/radio/discoveries.routes.ts';
+import { discoveryQueryRoutes } from '../query/radio/discoveries.routes.ts';
+import { discoveryAlbumsCommandRoutes } from '../command/radio/discovery-albums.routes.ts';
+import { discoveryAlbumsQueryRoutes } from '../query/radio/discovery-albums.routes.ts';
 
 /** Every route of the service, in match order (fixed paths before `{param}` ones of the same prefix). */
 export const routes: Route[] = [
@@ -148,4 +154,10 @@ export const routes: Route[] = [
   ...catalogDrainRoutes,
   ...catalogCoverageRoutes,
   ...auditRoutes,
+  ...radioQueryRoutes,
+  ...radioCommandRoutes,
+  ...discoveryQueryRoutes,
+  ...discoveryCommandRoutes,
+  ...discoveryAlbumsQueryRoutes,
+  ...discoveryAlbumsCommandRoutes,
 ];

@@ -18,6 +18,9 @@ import { dbCountersProjector } from './admin/db-counters.projector.ts';
 import { upstreamConnectionsProjector } from './admin/upstream-connections.projector.ts';
 import { streamerLinksProjector } from './streamer/links.projector.ts';
 import { streamerMirrorProjector } from './streamer/mirror.projector.ts';
+import { radioSessionsProjector } from './radio/radio-sessions.projector.ts';
+import { radioFeedbackProjector } from './radio/radio-feedback.projector.ts';
+import { radioDiscoveriesProjector } from './radio/radio-discoveries.projector.ts';
 
 /** Every read model of the service. */
 export const projectors: Projector[] = [
@@ -40,6 +43,9 @@ export const projectors: Projector[] = [
   upstreamConnectionsProjector,
   streamerLinksProjector,
   streamerMirrorProjector,
+  radioSessionsProjector,
+  radioFeedbackProjector,
+  radioDiscoveriesProjector,
 ];
 
 /**

@@ -32,6 +32,10 @@ export const monitorEventStream = (monitorEventId: string) => `monitorevent-${mo
 export const streamerLinkStream = (userKey: string) => `streamerlink-${userKey}`;
 /** What syncs mirrored of the user's streamer account, as changes since the mirror's last state. */
 export const streamerMirrorStream = (userKey: string) => `streamermirror-${userKey}`;
+/** One radio session: its seed, pool, picks, outcomes and thumbs. */
+export const radioStream = (sessionId: string) => `radio-${sessionId}`;
+/** One discovery of one user's (a track the radio wanted and could not play): dismissal, album found. */
+export const radioDiscoveryStream = (discoveryId: string) => `radiodiscovery-${discoveryId}`;
 
 export function categoryOf(streamId: string): string {
   const dash = streamId.indexOf('-');

@@ -26,6 +26,9 @@ import type { UpstreamConnectionsTable } from '../../projectors/admin/upstream-c
 import type { StreamerLinksTable } from '../../projectors/streamer/links.table.ts';
 import type * as StreamerMirror from '../../projectors/streamer/mirror.table.ts';
 import type { StreamerAudioFeaturesTable } from '../upstreams/streamer/audio-features.table.ts';
+import type { RadioPicksTable, RadioSessionsTable } from '../../projectors/radio/radio-sessions.table.ts';
+import type { RadioFeedbackTable } from '../../projectors/radio/radio-feedback.table.ts';
+import type { RadioDiscoveriesTable, RadioDiscoveryWantsTable } from '../../projectors/radio/radio-discoveries.table.ts';
 
 /**
  * Every table of the database, for kysely's typing. This is the one place of infra/ that sees the
@@ -86,4 +89,9 @@ export interface Database {
   streamer_plays: StreamerMirror.StreamerPlaysTable;
   streamer_audio_features: StreamerAudioFeaturesTable;
   canonical_docs_revision: CanonicalDocsRevisionTable;
+  radio_sessions: RadioSessionsTable;
+  radio_picks: RadioPicksTable;
+  radio_feedback: RadioFeedbackTable;
+  radio_discoveries: RadioDiscoveriesTable;
+  radio_discovery_wants: RadioDiscoveryWantsTable;
 }

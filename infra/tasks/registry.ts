@@ -24,6 +24,7 @@ import { discoverCatalogTask } from '../../command/enrichment/discover-catalog.t
 import { linkAlbumTracksTask } from '../../command/enrichment/link-album-tracks.task.ts';
 import { discoverStoreTask } from '../../command/enrichment/discover-store.task.ts';
 import { releasedbDiscoverTask, releasedbReprojectTask } from '../../command/enrichment/releasedb.tasks.ts';
+import { discoveryAlbumsTask } from '../../command/radio/discovery-albums.task.ts';
 import type { AppContext } from '../context.ts';
 import type { ProjectionRunner } from '../projections/runner.ts';
 import type { TaskDefinition } from './task.ts';
@@ -56,6 +57,7 @@ export function taskDefinitions(deps: { projections: ProjectionRunner | undefine
     discoverStoreTask(context),
     releasedbDiscoverTask(context),
     releasedbReprojectTask(context),
+    discoveryAlbumsTask(context),
   ];
 }
 

@@ -10,9 +10,10 @@ export interface Term {
 
 /**
  * The moods (`tags`) or the genres of the playable library: what a radio seeded with one of them
- * can find tracks for. Tracks and albums both carry them (lowercased by the doc composer).
+ * can find tracks for. Tracks and albums both carry them (lowercased by the doc composer). A null
+ * `limit` lists them all.
  */
-export async function playableTerms(db: Kysely<Database>, field: 'tags' | 'genres', limit: number): Promise<Term[]> {
+export async function playableTerms(db: Kysely<Database>, field: 'tags' | 'genres', limit: number | null): Promise<Term[]> {
   const rows = await sql<{ name: string; count: string | number }>`
     select v.name, count(*) as count
     from canonical_docs d cross join lateral jsonb_array_elements_text(d.${sql.ref(field)}) as v(name)

@@ -4,8 +4,7 @@ import type { AppContext } from '../../infra/context.ts';
 import type { Database } from '../../infra/db/database.ts';
 import { cachedCatalog } from '../../infra/upstreams/catalog/cache.ts';
 import { catalogClient } from '../../infra/upstreams/catalog/client.ts';
-import { liveRead } from '../../infra/upstreams/scrobbler/live-read.ts';
-import { TTL } from '../../infra/upstreams/scrobbler/proxy-cache.ts';
+import { similarArtists } from '../../infra/upstreams/scrobbler/similar.ts';
 import { foldName } from '../../shared/names.ts';
 
 const SIMILAR = 50;
@@ -37,25 +36,12 @@ export async function catalogRelated(ctx: AppContext, catalogId: string): Promis
   }));
 }
 
-const Similar = z.looseObject({
-  similarartists: z.looseObject({
-    artist: z.preprocess(
-      (v) => (v === undefined ? [] : Array.isArray(v) ? v : [v]),
-      z.array(z.looseObject({ name: z.string(), mbid: z.string().optional(), match: z.union([z.string(), z.number()]).optional(), image: z.array(z.looseObject({ '#text': z.string().optional() })).optional() })),
-    ),
-  }),
-});
-
 /** The scrobbler's similar artists, scored by their match. */
 export async function scrobblerSimilar(ctx: AppContext, artistName: string): Promise<Candidate[]> {
-  const answer = await liveRead(ctx, { method: 'artist.getSimilar', params: { artist: artistName, limit: String(SIMILAR) }, ttlMs: TTL.catalog });
-  return Similar.parse(answer).similarartists.artist.map((a) => {
-    const match = Math.min(1, Math.max(0, Number(a.match ?? 0) || 0));
-    return {
-      name: a.name, name_folded: foldName(a.name), sources: ['scrobbler'], score: match, match,
-      catalog_id: null, mbid: a.mbid || null, picture: [...(a.image ?? [])].reverse().find((i) => i['#text'])?.['#text'] ?? null,
-    };
-  });
+  return (await similarArtists(ctx, artistName, SIMILAR)).map((a) => ({
+    name: a.name, name_folded: foldName(a.name), sources: ['scrobbler'], score: a.match, match: a.match,
+    catalog_id: null, mbid: a.mbid || null, picture: [...(a.image ?? [])].reverse().find((i) => i['#text'])?.['#text'] ?? null,
+  }));
 }
 
 /** One entry per folded name: the sources, ids and scores of every list that names it. */

@@ -11,6 +11,7 @@ import { type AssistantEvent, assistantEventSchemas } from './assistant.events.t
 import { type EnrichmentEvent, enrichmentEventSchemas } from './enrichment.events.ts';
 import { type MonitorEvent, monitorEventSchemas } from './monitor.events.ts';
 import { type StreamerEvent, streamerEventSchemas } from './streamer.events.ts';
+import { type RadioEvent, radioEventSchemas } from './radio.events.ts';
 
 /** Every domain event of the service, discriminated by `type`. */
 export type DomainEvent =
@@ -25,7 +26,8 @@ export type DomainEvent =
   | AssistantEvent
   | EnrichmentEvent
   | MonitorEvent
-  | StreamerEvent;
+  | StreamerEvent
+  | RadioEvent;
 export type DomainEventType = DomainEvent['type'];
 export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
 
@@ -43,4 +45,5 @@ export const eventSchemas: Record<DomainEventType, z.ZodType> = {
   ...enrichmentEventSchemas,
   ...monitorEventSchemas,
   ...streamerEventSchemas,
+  ...radioEventSchemas,
 };

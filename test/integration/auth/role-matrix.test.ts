@@ -38,6 +38,8 @@ const MATRIX: { route: RegExp; allowed: Caller[] }[] = [
   { route: /^POST \/monitor\/webhooks\//, allowed: ANYONE },
   // The caller's own streamer link and mirror; the OAuth callback too needs the session that started it.
   { route: /^\w+ \/streamer\//, allowed: SIGNED_IN },
+  // Radio sessions, feedback, discoveries and moods: the caller's own.
+  { route: /^\w+ \/radio\//, allowed: SIGNED_IN },
 ];
 
 /** What a 403 says, by the least role allowed; the OpenAPI document must say the same. */

@@ -93,7 +93,7 @@ describe('radio: discoveries and moods', function () {
 
       const started = await admin.post('/admin/radio/discovery-albums/backfill?limit=10');
       expect(started.status).to.equal(200);
-      const done = await pollUntil(() => admin.get(`/admin/task-history/${started.body.task_id}`), (r) => r.body.status !== 'running');
+      const done = await pollUntil(() => admin.get(`/admin/task-history/${started.body.task_id}`), (r) => r.status === 200 && r.body.status !== 'running');
       expect(done.body.status).to.equal('completed');
       expect(done.body.summary).to.include({ scanned: 4, filled: 3, not_found: 1, failed: 0 });
 

@@ -80,7 +80,7 @@ describe('a scrobble dated 2065 in the mirror', () => {
     const { client } = await signedInAs(app, 'viewer');
     await linkThroughBrowser(client, fake, 'skewed_clock');
     const start = await client.post('/scrobbler/me/scrobbles/bulk-import');
-    const done = await pollUntil(() => client.get(`/me/tasks/${start.body.task_id}`), (r) => r.body.status !== 'running');
+    const done = await pollUntil(() => client.get(`/me/tasks/${start.body.task_id}`), (r) => r.status === 200 && r.body.status !== 'running');
     expect(done.body).to.deep.include({ status: 'completed' });
     expect(done.body.summary.imported).to.equal(252);
     expect((await client.get('/scrobbler/me/recent-tracks')).body.total).to.equal(250);

@@ -31,7 +31,7 @@ describe('streamer audio features: the daily task and GET /admin/streamer/audio-
   async function run() {
     const { task_id } = await app.ctx.tasks.start(STREAMER_AUDIO_FEATURES_TASK, {}, null);
     await app.ctx.tasks.idle();
-    return pollUntil(async () => (await admin.get(`/admin/task-history/${task_id}`)).body, (t) => t.status !== 'running');
+    return pollUntil(async () => (await admin.get(`/admin/task-history/${task_id}`)).body, (t) => t.status !== undefined && t.status !== 'running');
   }
 
   it('is scheduled daily, and off while the streamer is not configured', () => {

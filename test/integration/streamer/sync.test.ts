@@ -156,7 +156,7 @@ describe('streamer sync: POST /streamer/me/sync', () => {
     } finally {
       fake.state.onPage = () => undefined;
     }
-    const cancelled = await pollUntil(async () => (await client.get(`/me/tasks/${taskId}`)).body, (t) => t.status !== 'running');
+    const cancelled = await pollUntil(async () => (await client.get(`/me/tasks/${taskId}`)).body, (t) => t.status !== undefined && t.status !== 'running');
     expect(cancelled.status).to.equal('cancelled');
     expect(cancelled.summary.cursor.phase).to.equal('saved_tracks');
     fake.requests.splice(0);

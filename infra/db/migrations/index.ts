@@ -29,6 +29,7 @@ import * as libraryReads from './0110-library-reads.ts';
 import * as libraryEnrichment from './0050-library-enrichment.ts';
 import * as releasedb from './0051-releasedb.ts';
 import * as commentsRecordedId from './0090-comments-recorded-id.ts';
+import * as scrobblesRecordedIds from './0091-scrobbles-recorded-ids.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -62,6 +63,7 @@ const migrations: Record<string, Migration> = {
   '0050-library-enrichment': libraryEnrichment,
   '0051-releasedb': releasedb,
   '0090-comments-recorded-id': commentsRecordedId,
+  '0091-scrobbles-recorded-ids': scrobblesRecordedIds,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

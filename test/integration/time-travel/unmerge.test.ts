@@ -3,10 +3,13 @@ import { reconcile } from '../../../command/canonical/reconciler.ts';
 import { type ApiClient, type TestApp, startTestApp } from '../../support/api.ts';
 import { signedInAdmin, signedInAs } from '../../support/given.ts';
 import { albumSeen, artistSeen, trackSeen } from '../../support/observations.ts';
+import { DAY, givenScrobblerLink, givenScrobbles, nowUts } from '../../support/scrobbles.ts';
+import { pollTask } from '../tasks/test-tasks.ts';
 
-/** The read models an unmerge must give back, without the times a later write stamps. */
-async function readModels(app: TestApp) {
+/** The read models an unmerge must give back, without the times a later write stamps; `listener` reads the dashboard. */
+async function readModels(app: TestApp, listener: ApiClient) {
   const db = app.ctx.db;
+  const dashboard = (await listener.get('/scrobbler/me/dashboard')).body;
   const docs = await db.selectFrom('canonical_docs').selectAll().orderBy('id').execute();
   return {
     docs: docs.map(({ updated_at: _, ...row }) => row),
@@ -14,6 +17,8 @@ async function readModels(app: TestApp) {
     favorites: await db.selectFrom('favorites').selectAll().orderBy('recorded_id').execute(),
     comments: await db.selectFrom('comments').selectAll().orderBy('comment_id').execute(),
     collection: await db.selectFrom('album_collection').selectAll().orderBy('recorded_id').execute(),
+    scrobbles: await db.selectFrom('scrobbles').select(['scrobble_id', 'canonical_artist_id', 'canonical_album_id', 'canonical_track_id']).orderBy('scrobble_id').execute(),
+    top: { artists: dashboard.top_artists, albums: dashboard.top_albums, tracks: dashboard.top_tracks },
   };
 }
 
@@ -25,7 +30,8 @@ describe('POST /admin/canonical/{kind}/{target_id}/unmerge', () => {
   before(async () => {
     app = await startTestApp();
     admin = await signedInAdmin(app);
-    viewer = (await signedInAs(app, 'viewer')).client;
+    const listener = await signedInAs(app, 'viewer');
+    viewer = listener.client;
     const prince = artistSeen('mediaserver', 'mediaserver::srv::p', 'Prince');
     const b = albumSeen('mediaserver', 'mediaserver::srv::b', 'Purple Rain', prince, { year: 1984, upc: 'upc-b' });
     ids.trackB = await reconcile(app.ctx, trackSeen('mediaserver', 'mediaserver::srv::tb', 'When Doves Cry', prince, b, { isrc: 'isrc-b' }));
@@ -37,21 +43,43 @@ describe('POST /admin/canonical/{kind}/{target_id}/unmerge', () => {
     expect((await viewer.post('/me/albums/wishlist', { canonical_id: ids.b })).status).to.equal(200);
     expect((await viewer.post(`/me/comments/album/${ids.a}`, { body: 'the live one' })).status).to.equal(200);
     expect((await viewer.post(`/me/comments/album/${ids.b}`, { body: 'the studio one' })).status).to.equal(200);
+    // Plays of each album, named as the scrobbler spells them; C's is the oldest.
+    await givenScrobblerLink(app, listener.username, 'prince-fan');
+    const day = (Math.floor(nowUts() / DAY) - 3) * DAY;
+    const play = (n: number, album: string, albumId: string | undefined) => ({ uts: day + n * 3600, artist: 'Prince', album, track: `${album} ${n}`, albumId });
+    await givenScrobbles(app, listener.username, [
+      play(1, 'Live at the Forum', ids.a), play(2, 'Live at the Forum', ids.a),
+      play(3, 'Purple Rain', ids.b), play(4, 'Purple Rain', ids.b), play(5, 'Purple Rain', ids.b),
+      play(0, 'Around the World in a Day', ids.c),
+    ], 'prince-fan');
     // An earlier merge: what was recorded under A follows B, and must follow it back.
     expect((await admin.post(`/admin/canonical/albums/${ids.b}/merge`, { source_id: ids.a })).status).to.equal(200);
+    await migrate();
   });
+
+  /** The migrate step, which re-stamps mirrored scrobbles onto the end of their merge chain. */
+  async function migrate() {
+    const res = await admin.post('/admin/canonical/migrate');
+    expect(res.status).to.equal(200);
+    expect((await pollTask(admin, res.body.task_id)).status).to.equal('completed');
+  }
   after(() => app.close());
 
   it('given a merge, when it is undone, then the read models equal those of a log where it never happened', async () => {
-    const before = await readModels(app);
+    const before = await readModels(app, viewer);
+    expect(before.scrobbles.filter((s) => s.canonical_album_id === ids.b)).to.have.length(5);
     expect((await admin.post(`/admin/canonical/albums/${ids.c}/merge`, { source_id: ids.b })).status).to.equal(200);
+    await migrate();
     expect((await viewer.get(`/tracks/${ids.trackB}`)).body.album_id).to.equal(ids.c);
-    expect((await readModels(app)).favorites.filter((f) => f.canonical_id === ids.c)).to.have.length(3);
+    const merged = await readModels(app, viewer);
+    expect(merged.favorites.filter((f) => f.canonical_id === ids.c)).to.have.length(3);
+    expect(merged.scrobbles.filter((s) => s.canonical_album_id === ids.c)).to.have.length(6);
+    expect(merged.top.albums).to.deep.equal([{ canonical_id: ids.c, name: 'Around the World in a Day', artist_name: 'Prince', plays: 6 }]);
 
     const res = await admin.post(`/admin/canonical/albums/${ids.c}/unmerge`, { source_id: ids.b });
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ id: ids.b, tombstoned: false, merged_into: null, title: 'Purple Rain', year: 1984 });
-    expect(await readModels(app)).to.deep.equal(before);
+    expect(await readModels(app, viewer)).to.deep.equal(before);
   });
 
   it('then the log records it as EntityUnmerged, with the refs and the ids that return', async () => {

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { reconcile } from '../../../command/canonical/reconciler.ts';
+import { enrichmentCommands } from '../../../command/enrichment/enrichment-commands.ts';
 import { type ApiClient, type TestApp, startTestApp } from '../../support/api.ts';
 import { signedInAdmin, signedInAs } from '../../support/given.ts';
 import { albumSeen, artistSeen, trackSeen } from '../../support/observations.ts';
@@ -7,9 +8,10 @@ import { DAY, givenScrobblerLink, givenScrobbles, nowUts } from '../../support/s
 import { pollTask } from '../tasks/test-tasks.ts';
 
 /** The read models an unmerge must give back, without the times a later write stamps; `listener` reads the dashboard. */
-async function readModels(app: TestApp, listener: ApiClient) {
+async function readModels(app: TestApp, listener: ApiClient, admin: ApiClient) {
   const db = app.ctx.db;
   const dashboard = (await listener.get('/scrobbler/me/dashboard')).body;
+  const errors = (await admin.get('/admin/canonical/enrich/errors')).body;
   const docs = await db.selectFrom('canonical_docs').selectAll().orderBy('id').execute();
   return {
     docs: docs.map(({ updated_at: _, ...row }) => row),
@@ -19,6 +21,7 @@ async function readModels(app: TestApp, listener: ApiClient) {
     collection: await db.selectFrom('album_collection').selectAll().orderBy('recorded_id').execute(),
     scrobbles: await db.selectFrom('scrobbles').select(['scrobble_id', 'canonical_artist_id', 'canonical_album_id', 'canonical_track_id']).orderBy('scrobble_id').execute(),
     top: { artists: dashboard.top_artists, albums: dashboard.top_albums, tracks: dashboard.top_tracks },
+    errors,
   };
 }
 
@@ -52,6 +55,8 @@ describe('POST /admin/canonical/{kind}/{target_id}/unmerge', () => {
       play(3, 'Purple Rain', ids.b), play(4, 'Purple Rain', ids.b), play(5, 'Purple Rain', ids.b),
       play(0, 'Around the World in a Day', ids.c),
     ], 'prince-fan');
+    // A drain's failures on A and B: A's leaves with the merge below, B's must come back with B.
+    for (const id of [ids.a!, ids.b!]) await enrichmentCommands(app.ctx, null).failed('album', id, 'mb_barcode', new Error(`no barcode for ${id}`));
     // An earlier merge: what was recorded under A follows B, and must follow it back.
     expect((await admin.post(`/admin/canonical/albums/${ids.b}/merge`, { source_id: ids.a })).status).to.equal(200);
     await migrate();
@@ -66,20 +71,22 @@ describe('POST /admin/canonical/{kind}/{target_id}/unmerge', () => {
   after(() => app.close());
 
   it('given a merge, when it is undone, then the read models equal those of a log where it never happened', async () => {
-    const before = await readModels(app, viewer);
+    const before = await readModels(app, viewer, admin);
     expect(before.scrobbles.filter((s) => s.canonical_album_id === ids.b)).to.have.length(5);
     expect((await admin.post(`/admin/canonical/albums/${ids.c}/merge`, { source_id: ids.b })).status).to.equal(200);
     await migrate();
     expect((await viewer.get(`/tracks/${ids.trackB}`)).body.album_id).to.equal(ids.c);
-    const merged = await readModels(app, viewer);
+    const merged = await readModels(app, viewer, admin);
     expect(merged.favorites.filter((f) => f.canonical_id === ids.c)).to.have.length(3);
     expect(merged.scrobbles.filter((s) => s.canonical_album_id === ids.c)).to.have.length(6);
+    expect(before.errors.items.map((e: { canonical_id: string }) => e.canonical_id)).to.deep.equal([ids.b]);
+    expect(merged.errors.items).to.deep.equal([]);
     expect(merged.top.albums).to.deep.equal([{ canonical_id: ids.c, name: 'Around the World in a Day', artist_name: 'Prince', plays: 6 }]);
 
     const res = await admin.post(`/admin/canonical/albums/${ids.c}/unmerge`, { source_id: ids.b });
     expect(res.status).to.equal(200);
     expect(res.body).to.include({ id: ids.b, tombstoned: false, merged_into: null, title: 'Purple Rain', year: 1984 });
-    expect(await readModels(app, viewer)).to.deep.equal(before);
+    expect(await readModels(app, viewer, admin)).to.deep.equal(before);
   });
 
   it('then the log records it as EntityUnmerged, with the refs and the ids that return', async () => {

@@ -110,4 +110,34 @@ describe('POST /admin/canonical/{kind}/{target_id}/unmerge', () => {
     expect(refs).to.deep.equal(['catalog', 'mediaserver', 'store']);
     expect((await viewer.get(`/tracks/${ids.trackB}`)).body.album_id).to.equal(ids.c);
   });
+
+  it('given plays of two artists, when their merge is undone, then every dashboard row is as before it, albums credited to the source included', async () => {
+    const prince = await reconcile(app.ctx, artistSeen('catalog', 'ar-1', 'Prince'));
+    const symbol = await reconcile(app.ctx, artistSeen('store', 'ar-2', 'The Artist'));
+    const { username } = await signedInAs(app, 'viewer');
+    await givenScrobblerLink(app, username, 'symbol-fan');
+    const day = (Math.floor(nowUts() / DAY) - 2) * DAY;
+    await givenScrobbles(app, username, [
+      { uts: day + 3600, artist: 'Prince', album: 'Sign o the Times', track: 'Starfish', artistId: prince },
+      { uts: day + 7200, artist: 'Prince', album: 'Sign o the Times', track: 'Housequake', artistId: prince },
+      { uts: day + 10800, artist: 'The Artist', album: 'Emancipation', track: 'Betcha', artistId: symbol },
+    ], 'symbol-fan');
+    const dashboard = async () => {
+      const db = app.ctx.db;
+      return {
+        scrobbles: await db.selectFrom('dashboard_scrobbles').selectAll().orderBy('scrobble_id').execute(),
+        entities: await db.selectFrom('dashboard_entities').selectAll().orderBy('user_key').orderBy('kind').orderBy('entity_key').execute(),
+        months: await db.selectFrom('dashboard_entity_months').selectAll().orderBy('user_key').orderBy('kind').orderBy('entity_key').orderBy('month').execute(),
+        days: await db.selectFrom('dashboard_entity_days').selectAll().orderBy('user_key').orderBy('kind').orderBy('entity_key').orderBy('day').execute(),
+        totals: await db.selectFrom('dashboard_totals').selectAll().orderBy('user_key').execute(),
+        redirects: await db.selectFrom('dashboard_redirects').selectAll().orderBy('from_id').execute(),
+      };
+    };
+    const before = await dashboard();
+    expect((await admin.post(`/admin/canonical/artists/${symbol}/merge`, { source_id: prince })).status).to.equal(200);
+    const merged = await dashboard();
+    expect(merged.entities.filter((e) => e.kind === 'album' && e.artist_key === symbol)).to.have.length(2);
+    expect((await admin.post(`/admin/canonical/artists/${symbol}/unmerge`, { source_id: prince })).status).to.equal(200);
+    expect(await dashboard()).to.deep.equal(before);
+  });
 });

@@ -51,6 +51,12 @@ export function docColumns(doc: ComposedDoc, facts: RefFacts) {
   };
 }
 
+/** The columns above written as JSON text, which the database hands back parsed: a new one joins here. */
+export const DOC_JSON_COLUMNS: ReadonlySet<string> = new Set([
+  'genres', 'tags', 'secondary_types', 'audio_quality', 'sources', 'alt_names', 'external_links', 'members', 'member_of', 'affiliations', 'credits',
+  'moods', 'labels', 'styles', 'discography', 'facts',
+]);
+
 export const DOC_COLUMNS = Object.keys(docColumns(composeEmpty(), {})) as (keyof ReturnType<typeof docColumns>)[];
 
 function composeEmpty(): ComposedDoc {

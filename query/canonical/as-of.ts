@@ -1,7 +1,7 @@
 import type { AppContext } from '../../infra/context.ts';
 import { type Position, type RecordedEvent, comparePositions, encodePosition } from '../../infra/eventstore/event-store.ts';
 import { type LogPoint, atOrBefore } from '../../infra/eventstore/log-point.ts';
-import { docColumns } from '../../projectors/canonical/canonical-docs.columns.ts';
+import { DOC_JSON_COLUMNS, docColumns } from '../../projectors/canonical/canonical-docs.columns.ts';
 import { type CanonicalDoc, type DocRow, toDoc } from '../../projectors/canonical/canonical-docs.reads.ts';
 import type { ComposedDoc } from '../../shared/canonical/compose-doc.ts';
 import { type RefFacts, composeFromFacts, factsKey, foldFacts, jsonbKeyOrder, withAbsorbed, withGivenBack, withUnabsorbed } from '../../shared/canonical/doc-facts.ts';
@@ -96,9 +96,6 @@ async function chainEndAsOf(ctx: AppContext, kind: Kind, id: string, include: (e
   }
 }
 
-/** The JSON columns of a doc row, parsed back as the read model returns them. */
-const JSON_COLUMNS = new Set(['genres', 'tags', 'secondary_types', 'audio_quality', 'sources', 'alt_names', 'external_links', 'members', 'member_of', 'affiliations', 'credits']);
-
 /** The doc an id stood for at a point of the log, and the newest position it reflects; undefined if it did not exist then. */
 export async function docAsOf(ctx: AppContext, kind: Kind, id: string, point: LogPoint): Promise<{ doc: CanonicalDoc; position: string | null } | undefined> {
   const include = atOrBefore(point);
@@ -106,7 +103,7 @@ export async function docAsOf(ctx: AppContext, kind: Kind, id: string, point: Lo
   if (!end) return undefined;
   const { doc } = end;
   const columns = docColumns(doc.composed, doc.facts) as Record<string, unknown>;
-  const parsed = Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, JSON_COLUMNS.has(k) && typeof v === 'string' ? JSON.parse(v) : v]));
+  const parsed = Object.fromEntries(Object.entries(columns).map(([k, v]) => [k, DOC_JSON_COLUMNS.has(k) && typeof v === 'string' ? JSON.parse(v) : v]));
   const pointsAt = async (of: Kind, raw: string | undefined) => (raw ? ((await chainEndAsOf(ctx, of, raw, include))?.id ?? raw) : null);
   const row = {
     ...parsed,

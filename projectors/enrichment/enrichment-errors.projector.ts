@@ -5,17 +5,18 @@ import type { EntityEvent } from '../../shared/events/canonical.events.ts';
 import type { EnrichmentEvent } from '../../shared/events/enrichment.events.ts';
 import { assertNever } from '../../shared/never.ts';
 
-type Handled = EnrichmentEvent | Extract<EntityEvent, { type: 'EntityMergedInto' }>;
+type Handled = EnrichmentEvent | Extract<EntityEvent, { type: 'EntityMergedInto' | 'EntityUnmerged' }>;
 
 /**
  * enrichment_errors: the drains' failures still open. A failure files or refreshes its row, the
- * drain's later success on that entity removes it, and so does merging the entity away (the drain
- * meets its target instead) or an admin's clear.
+ * drain's later success on that entity removes it, and so does an admin's clear. Merging the entity
+ * away hides its rows (the drain meets its target instead); undoing the merge shows them again.
  */
 export const enrichmentErrorsProjector: Projector = {
   name: 'enrichment_errors',
-  version: 1,
-  handles: ['EnrichmentFailed', 'EnrichmentRecovered', 'EnrichmentErrorsCleared', 'EntityMergedInto'],
+  // Version 2: rows merged away are hidden, not dropped; the rebuild brings back the ones dropped before.
+  version: 2,
+  handles: ['EnrichmentFailed', 'EnrichmentRecovered', 'EnrichmentErrorsCleared', 'EntityMergedInto', 'EntityUnmerged'],
   tables: ['enrichment_errors'],
   apply: oneByOne<Handled>(applyOne),
 };
@@ -44,8 +45,11 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & Handled
       return;
     }
     case 'EntityMergedInto':
-      await trx.deleteFrom('enrichment_errors').where('kind', '=', event.data.kind).where('canonical_id', '=', event.data.id).execute();
+    case 'EntityUnmerged': {
+      const merged_away = event.type === 'EntityMergedInto';
+      await trx.updateTable('enrichment_errors').set({ merged_away }).where('kind', '=', event.data.kind).where('canonical_id', '=', event.data.id).execute();
       return;
+    }
     case 'EnrichmentErrorsCleared': {
       const { source } = event.data;
       await (source === null ? trx.deleteFrom('enrichment_errors') : trx.deleteFrom('enrichment_errors').where('source', '=', source)).execute();

@@ -9,12 +9,12 @@ export interface ErrorFilters {
 
 /** The open error rows, newest first, with the count of rows per source (whatever the filters). */
 export async function listErrors(db: Kysely<Database>, f: ErrorFilters) {
-  let rows = db.selectFrom('enrichment_errors').selectAll();
+  let rows = db.selectFrom('enrichment_errors').selectAll().where('merged_away', '=', false);
   if (f.source) rows = rows.where('source', '=', f.source);
   if (f.kind) rows = rows.where('kind', '=', f.kind);
   const [items, counts] = await Promise.all([
     rows.orderBy('last_seen', 'desc').orderBy('source').orderBy('canonical_id').limit(f.limit).execute(),
-    db.selectFrom('enrichment_errors').select(['source', sql<number>`count(*)::int`.as('n')]).groupBy('source').execute(),
+    db.selectFrom('enrichment_errors').select(['source', sql<number>`count(*)::int`.as('n')]).where('merged_away', '=', false).groupBy('source').execute(),
   ]);
   return {
     items: items.map((r) => ({
@@ -33,7 +33,7 @@ export async function listErrors(db: Kysely<Database>, f: ErrorFilters) {
 
 /** How many rows a source has open, for a drain's coverage. */
 export async function errorCount(db: Kysely<Database>, source: string, kind?: string): Promise<number> {
-  let q = db.selectFrom('enrichment_errors').select(sql<number>`count(*)::int`.as('n')).where('source', '=', source);
+  let q = db.selectFrom('enrichment_errors').select(sql<number>`count(*)::int`.as('n')).where('source', '=', source).where('merged_away', '=', false);
   if (kind) q = q.where('kind', '=', kind);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }

@@ -21,6 +21,11 @@ export function entityKeys(s: Pick<Scrobble, 'artist' | 'album' | 'track' | 'can
   };
 }
 
+/** The ids a scrobble was stamped (or manually linked) with, kept apart from the keys merges move. */
+export function recordedIds(s: Pick<Scrobble, 'canonical_artist_id' | 'canonical_album_id' | 'canonical_track_id'>) {
+  return { recorded_artist_id: s.canonical_artist_id, recorded_album_id: s.canonical_album_id, recorded_track_id: s.canonical_track_id };
+}
+
 export function scrobbleRow(owner: Owner, s: Scrobble): ScrobbleRow {
   const day = dayOf(s.uts);
   return {
@@ -34,6 +39,7 @@ export function scrobbleRow(owner: Owner, s: Scrobble): ScrobbleRow {
     album: s.album || null,
     track: s.track,
     ...entityKeys(s),
+    ...recordedIds(s),
   };
 }
 
@@ -107,7 +113,8 @@ export class Delta {
   }
 }
 
-function names(row: ScrobbleRow, kind: EntityKind) {
+/** What an entity shows of a play: its name as scrobbled and, for albums and tracks, its artist. */
+export function names(row: ScrobbleRow, kind: EntityKind) {
   if (kind === 'artist') return { name: row.artist, artist_name: null, artist_key: null };
   return { name: kind === 'album' ? row.album! : row.track, artist_name: row.artist, artist_key: row.artist_key };
 }

@@ -7,13 +7,14 @@ import { classifyScrobble } from '../../shared/scrobbles/invalid.ts';
 import { listenerKey } from '../../shared/scrobbles/listener.ts';
 import { assertNever } from '../../shared/never.ts';
 import { usernameKey } from '../../shared/usernames.ts';
-import { Delta, ENTITY_KINDS, type ScrobbleRow, entityKeys, scrobbleRow } from './dashboard-delta.ts';
+import { Delta, ENTITY_KINDS, type ScrobbleRow, entityKeys, recordedIds, scrobbleRow } from './dashboard-delta.ts';
 import { flushDelta } from './dashboard-flush.ts';
 import { applyMerge, resolveKeys } from './dashboard-merges.ts';
+import { applyUnmerge } from './dashboard-unmerges.ts';
 
 type Trx = Transaction<Database>;
 type Imported = Extract<ScrobbleEvent, { type: 'ScrobblesImported' }>;
-type Handled = ScrobbleEvent | Extract<EntityEvent, { type: 'EntityMergedInto' }>;
+type Handled = ScrobbleEvent | Extract<EntityEvent, { type: 'EntityMergedInto' | 'EntityUnmerged' }>;
 const CHUNK = 1000;
 
 /**
@@ -23,8 +24,9 @@ const CHUNK = 1000;
  */
 export const dashboardProjector: Projector = {
   name: 'scrobbler_dashboard',
-  version: 1,
-  handles: ['ScrobblesImported', 'ScrobbleCanonicalLinked', 'ScrobblesDeleted', 'EntityMergedInto'],
+  // Version 2: scrobble rows keep the ids they were recorded with (an unmerge moves those back).
+  version: 2,
+  handles: ['ScrobblesImported', 'ScrobbleCanonicalLinked', 'ScrobblesDeleted', 'EntityMergedInto', 'EntityUnmerged'],
   tables: [
     'dashboard_scrobbles', 'dashboard_invalid', 'dashboard_totals', 'dashboard_days', 'dashboard_hours',
     'dashboard_heatmap', 'dashboard_entity_days', 'dashboard_entity_months', 'dashboard_entities', 'dashboard_streaks', 'dashboard_redirects',
@@ -53,6 +55,8 @@ async function applyOne(trx: Trx, event: StoredEvent & Handled): Promise<void> {
       return applyLinked(trx, usernameKey(event.data.username), event.data);
     case 'EntityMergedInto':
       return applyMerge(trx, event.data.kind, event.data.id, event.data.target_id);
+    case 'EntityUnmerged':
+      return applyUnmerge(trx, event.data.kind, event.data.id, event.data.target_id, event.data.returning);
     default:
       assertNever(event);
   }
@@ -127,10 +131,15 @@ async function applyLinked(
     if (from) delta.entity(row, kind, from, -1);
     if (to) delta.entity(moved!, kind, to, 1);
   }
-  if (delta.entities.size === 0) return;
+  // The link is what the scrobble is recorded under from now on, even when it counts where it did.
+  const recorded = recordedIds(link);
+  if (delta.entities.size === 0) {
+    await trx.updateTable('dashboard_scrobbles').set(recorded).where('user_key', '=', userKey).where('scrobble_id', '=', link.scrobble_id).execute();
+    return;
+  }
   await trx
     .updateTable('dashboard_scrobbles')
-    .set({ artist_key: moved!.artist_key, album_key: moved!.album_key, track_key: moved!.track_key })
+    .set({ artist_key: moved!.artist_key, album_key: moved!.album_key, track_key: moved!.track_key, ...recorded })
     .where('user_key', '=', userKey)
     .where('scrobble_id', '=', link.scrobble_id)
     .execute();

@@ -22,6 +22,10 @@ export interface DashboardScrobblesTable extends Owned {
   artist_key: string;
   album_key: string | null;
   track_key: string;
+  /** The canonical ids the scrobble was stamped or linked with, before redirects: an unmerge moves the plays recorded under its source back. */
+  recorded_artist_id: string | null;
+  recorded_album_id: string | null;
+  recorded_track_id: string | null;
 }
 
 /** Scrobbles with impossible timestamps: kept apart so that deleting them never touches aggregates. */

@@ -1,6 +1,7 @@
 import { type Transaction, sql } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
 import type { Projector, StoredEvent } from '../../infra/projections/projector.ts';
+import type { EntityEvent } from '../../shared/events/canonical.events.ts';
 import type { ScrobbleEvent } from '../../shared/events/scrobbles.events.ts';
 import type { UserEvent } from '../../shared/events/users.events.ts';
 import { assertNever } from '../../shared/never.ts';
@@ -9,7 +10,8 @@ import { usernameKey } from '../../shared/usernames.ts';
 
 type Imported = Extract<ScrobbleEvent, { type: 'ScrobblesImported' }>['data'];
 type Deleted = Extract<ScrobbleEvent, { type: 'ScrobblesDeleted' }>['data'];
-type Handled = ScrobbleEvent | Extract<UserEvent, { type: 'UserDeleted' }>;
+type Unmerged = Extract<EntityEvent, { type: 'EntityUnmerged' }>['data'];
+type Handled = ScrobbleEvent | Extract<EntityEvent, { type: 'EntityUnmerged' }> | Extract<UserEvent, { type: 'UserDeleted' }>;
 
 /**
  * scrobbles: one row per mirrored scrobble (the recent-tracks listing, ownership checks, invalid
@@ -20,7 +22,7 @@ type Handled = ScrobbleEvent | Extract<UserEvent, { type: 'UserDeleted' }>;
 export const scrobblesProjector: Projector = {
   name: 'scrobbles',
   version: 1,
-  handles: ['ScrobblesImported', 'ScrobbleCanonicalLinked', 'ScrobblesDeleted', 'UserDeleted'],
+  handles: ['ScrobblesImported', 'ScrobbleCanonicalLinked', 'ScrobblesDeleted', 'EntityUnmerged', 'UserDeleted'],
   tables: ['scrobbles', 'scrobble_mirror'],
   async apply(trx, events) {
     for (const event of events as (StoredEvent & Handled)[]) await applyOne(trx, event);
@@ -40,11 +42,14 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & Handled
       return imported(trx, event.data);
     case 'ScrobbleCanonicalLinked': {
       const { scrobble_id, canonical_artist_id, canonical_album_id, canonical_track_id } = event.data;
-      await trx.updateTable('scrobbles').set({ canonical_artist_id, canonical_album_id, canonical_track_id }).where('scrobble_id', '=', scrobble_id).execute();
+      const recorded = { recorded_artist_id: canonical_artist_id, recorded_album_id: canonical_album_id, recorded_track_id: canonical_track_id };
+      await trx.updateTable('scrobbles').set({ canonical_artist_id, canonical_album_id, canonical_track_id, ...recorded }).where('scrobble_id', '=', scrobble_id).execute();
       return;
     }
     case 'ScrobblesDeleted':
       return deleted(trx, event.data);
+    case 'EntityUnmerged':
+      return unmerged(trx, event.data);
     default:
       assertNever(event);
   }
@@ -57,6 +62,9 @@ async function imported(trx: Transaction<Database>, data: Imported): Promise<voi
   if (data.scrobbles.length > 0) {
     const rows = data.scrobbles.map((s) => ({
       ...s,
+      recorded_artist_id: s.canonical_artist_id,
+      recorded_album_id: s.canonical_album_id,
+      recorded_track_id: s.canonical_track_id,
       username_key: key,
       scrobbler_username: data.scrobbler_username,
       invalid_kind: classifyScrobble(s.uts, at.getTime()),
@@ -112,4 +120,20 @@ async function deleted(trx: Transaction<Database>, data: Deleted): Promise<void>
       .where('scrobbler_username', '=', account)
       .execute();
   }
+}
+
+/**
+ * Merges reach this table through the migrate step, which re-stamps rows in place (not through the
+ * log): what it moved onto the target, of the scrobbles recorded under the source or an id merged
+ * into it, goes back. Rows it has not reached yet keep an id that points at the source again.
+ * On a rebuild no row carries a re-stamp, so nothing moves, and the next migrate run lands the same.
+ */
+async function unmerged(trx: Transaction<Database>, data: Unmerged): Promise<void> {
+  const column = `canonical_${data.kind}_id` as const;
+  await trx
+    .updateTable('scrobbles')
+    .set({ [column]: data.id })
+    .where(column, '=', data.target_id)
+    .where(`recorded_${data.kind}_id`, 'in', [data.id, ...data.returning])
+    .execute();
 }

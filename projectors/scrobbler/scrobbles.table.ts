@@ -3,7 +3,11 @@ import type { ColumnType } from 'kysely';
 /** bigint columns come back as strings on some drivers: read them through Number(). */
 type BigIntColumn = ColumnType<string | number, number, number>;
 
-/** One mirrored scrobble. `invalid_kind` is set for impossible timestamps (see shared/scrobbles/invalid.ts). */
+/**
+ * One mirrored scrobble. `invalid_kind` is set for impossible timestamps (see shared/scrobbles/invalid.ts).
+ * `canonical_*` follow merges (the migrate step re-stamps them); `recorded_*` are the ids the
+ * scrobble was stamped or linked with, which an unmerge sends it back to.
+ */
 export interface ScrobblesTable {
   scrobble_id: string;
   username_key: string;
@@ -18,6 +22,9 @@ export interface ScrobblesTable {
   canonical_artist_id: string | null;
   canonical_album_id: string | null;
   canonical_track_id: string | null;
+  recorded_artist_id: string | null;
+  recorded_album_id: string | null;
+  recorded_track_id: string | null;
   invalid_kind: string | null;
   imported_at: Date;
 }

@@ -30,6 +30,8 @@ import * as libraryEnrichment from './0050-library-enrichment.ts';
 import * as releasedb from './0051-releasedb.ts';
 import * as commentsRecordedId from './0090-comments-recorded-id.ts';
 import * as radio from './0060-radio.ts';
+import * as scrobblesRecordedIds from './0091-scrobbles-recorded-ids.ts';
+import * as enrichmentErrorsMergedAway from './0092-enrichment-errors-merged-away.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -64,6 +66,8 @@ const migrations: Record<string, Migration> = {
   '0051-releasedb': releasedb,
   '0090-comments-recorded-id': commentsRecordedId,
   '0060-radio': radio,
+  '0091-scrobbles-recorded-ids': scrobblesRecordedIds,
+  '0092-enrichment-errors-merged-away': enrichmentErrorsMergedAway,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -16,22 +16,22 @@ import * as projectionHealth from './0014-projection-health.ts';
 import * as callbackStates from './0015-callback-states.ts';
 import * as libraryListOrder from './0015-library-list-order.ts';
 import * as credentialSealing from './0018-credential-sealing.ts';
+import * as streamer from './0030-streamer.ts';
+import * as streamerAudioFeatures from './0031-streamer-audio-features.ts';
 import * as enrichedDocs from './0040-enriched-docs.ts';
 import * as enrichmentErrors from './0041-enrichment-errors.ts';
 import * as metabaseCache from './0042-metabase-cache.ts';
+import * as libraryEnrichment from './0050-library-enrichment.ts';
+import * as releasedb from './0051-releasedb.ts';
+import * as radio from './0060-radio.ts';
 import * as assistantConversations from './0070-assistant-conversations.ts';
 import * as monitorEvents from './0080-monitor-events.ts';
 import * as dbCounters from './0081-db-counters.ts';
 import * as upstreamConnections from './0082-upstream-connections.ts';
-import * as streamer from './0030-streamer.ts';
-import * as streamerAudioFeatures from './0031-streamer-audio-features.ts';
-import * as libraryReads from './0110-library-reads.ts';
-import * as libraryEnrichment from './0050-library-enrichment.ts';
-import * as releasedb from './0051-releasedb.ts';
 import * as commentsRecordedId from './0090-comments-recorded-id.ts';
-import * as radio from './0060-radio.ts';
 import * as scrobblesRecordedIds from './0091-scrobbles-recorded-ids.ts';
 import * as enrichmentErrorsMergedAway from './0092-enrichment-errors-merged-away.ts';
+import * as libraryReads from './0110-library-reads.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -52,22 +52,22 @@ const migrations: Record<string, Migration> = {
   '0015-callback-states': callbackStates,
   '0015-library-list-order': libraryListOrder,
   '0018-credential-sealing': credentialSealing,
+  '0030-streamer': streamer,
+  '0031-streamer-audio-features': streamerAudioFeatures,
   '0040-enriched-docs': enrichedDocs,
   '0041-enrichment-errors': enrichmentErrors,
   '0042-metabase-cache': metabaseCache,
+  '0050-library-enrichment': libraryEnrichment,
+  '0051-releasedb': releasedb,
+  '0060-radio': radio,
   '0070-assistant-conversations': assistantConversations,
   '0080-monitor-events': monitorEvents,
   '0081-db-counters': dbCounters,
   '0082-upstream-connections': upstreamConnections,
-  '0030-streamer': streamer,
-  '0031-streamer-audio-features': streamerAudioFeatures,
-  '0110-library-reads': libraryReads,
-  '0050-library-enrichment': libraryEnrichment,
-  '0051-releasedb': releasedb,
   '0090-comments-recorded-id': commentsRecordedId,
-  '0060-radio': radio,
   '0091-scrobbles-recorded-ids': scrobblesRecordedIds,
   '0092-enrichment-errors-merged-away': enrichmentErrorsMergedAway,
+  '0110-library-reads': libraryReads,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -45,6 +45,7 @@ export function docColumns(doc: ComposedDoc, facts: RefFacts) {
     credits: jsonOrNull(doc.credits),
     moods: JSON.stringify(doc.moods),
     labels: JSON.stringify(doc.labels ?? []),
+    feature_data: jsonOrNull(doc.feature_data),
     styles: JSON.stringify(doc.styles),
     discography: jsonOrNull(doc.discography),
     facts: JSON.stringify(facts),

@@ -28,6 +28,7 @@ import * as streamerAudioFeatures from './0031-streamer-audio-features.ts';
 import * as libraryReads from './0110-library-reads.ts';
 import * as libraryEnrichment from './0050-library-enrichment.ts';
 import * as releasedb from './0051-releasedb.ts';
+import * as featureData from './0052-feature-data.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ const migrations: Record<string, Migration> = {
   '0110-library-reads': libraryReads,
   '0050-library-enrichment': libraryEnrichment,
   '0051-releasedb': releasedb,
+  '0052-feature-data': featureData,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

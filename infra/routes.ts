@@ -56,6 +56,8 @@ import { libraryDrainRoutes } from '../command/enrichment/library-drains.routes.
 import { libraryCoverageRoutes } from '../query/enrichment/library-coverage.routes.ts';
 import { lyricsDrainRoutes } from '../command/enrichment/lyrics.routes.ts';
 import { lyricsQueryRoutes } from '../query/enrichment/lyrics.routes.ts';
+import { featuresBackfillRoutes } from '../command/enrichment/features.routes.ts';
+import { featuresQueryRoutes } from '../query/enrichment/features.routes.ts';
 import { catalogDrainRoutes } from '../command/enrichment/catalog-drains.routes.ts';
 import { catalogCoverageRoutes } from '../query/enrichment/catalog-coverage.routes.ts';
 import { metabaseAdminCommandRoutes } from '../command/metabase/admin.routes.ts';
@@ -160,4 +162,6 @@ export const routes: Route[] = [
   ...discoveryCommandRoutes,
   ...discoveryAlbumsQueryRoutes,
   ...discoveryAlbumsCommandRoutes,
+  ...featuresBackfillRoutes,
+  ...featuresQueryRoutes,
 ];

@@ -7,8 +7,9 @@ import { TaskStartedResponse } from '../../shared/tasks.ts';
 export const drainsText = (batchCap: number, drainCap: number) =>
   `Without \`drain\` a run works \`limit\` items (at most ${batchCap}); with \`drain=true\` it walks the whole backlog, up to ${drainCap} items. A run continues where the last one stopped. Failures are error rows (GET /admin/canonical/enrich/errors).`;
 
-/** `POST /admin/canonical/enrich/<path>`: starts the drain's task (admin only) and answers its id at once. */
+/** `POST /admin/canonical/enrich/<path>` (or `path` itself when absolute): starts the drain's task (admin only) and answers its id at once. */
 export function drainRoute(spec: {
+  /** Under `/admin/canonical/enrich/`, unless it starts with `/`. */
   path: string;
   task: string;
   summary: string;
@@ -19,7 +20,7 @@ export function drainRoute(spec: {
 }): Route {
   return defineRoute({
     method: 'post',
-    path: `/admin/canonical/enrich/${spec.path}`,
+    path: spec.path.startsWith('/') ? spec.path : `/admin/canonical/enrich/${spec.path}`,
     tag: 'enrichment',
     summary: spec.summary,
     description: spec.description,

@@ -20,6 +20,7 @@ import { audioQualityTask } from '../../command/enrichment/audio-quality.task.ts
 import { tagsTask } from '../../command/enrichment/tags.task.ts';
 import { artistReprojectTask } from '../../command/enrichment/artist-reproject.task.ts';
 import { lyricsTask } from '../../command/enrichment/lyrics.task.ts';
+import { featuresBackfillTask } from '../../command/enrichment/features-backfill.task.ts';
 import { discoverCatalogTask } from '../../command/enrichment/discover-catalog.task.ts';
 import { linkAlbumTracksTask } from '../../command/enrichment/link-album-tracks.task.ts';
 import { discoverStoreTask } from '../../command/enrichment/discover-store.task.ts';
@@ -58,6 +59,7 @@ export function taskDefinitions(deps: { projections: ProjectionRunner | undefine
     releasedbDiscoverTask(context),
     releasedbReprojectTask(context),
     discoveryAlbumsTask(context),
+    featuresBackfillTask(context),
   ];
 }
 

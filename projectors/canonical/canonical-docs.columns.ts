@@ -45,6 +45,7 @@ export function docColumns(doc: ComposedDoc, facts: RefFacts) {
     credits: jsonOrNull(doc.credits),
     moods: JSON.stringify(doc.moods),
     labels: JSON.stringify(doc.labels ?? []),
+    feature_data: jsonOrNull(doc.feature_data),
     styles: JSON.stringify(doc.styles),
     discography: jsonOrNull(doc.discography),
     facts: JSON.stringify(facts),
@@ -54,7 +55,7 @@ export function docColumns(doc: ComposedDoc, facts: RefFacts) {
 /** The columns docColumns writes as JSON text (jsonb in the table): a reader of docColumns parses these back. */
 export const JSON_DOC_COLUMNS: ReadonlySet<string> = new Set([
   'genres', 'tags', 'secondary_types', 'audio_quality', 'sources', 'alt_names', 'external_links', 'members', 'member_of', 'affiliations', 'credits',
-  'moods', 'labels', 'styles', 'discography', 'facts',
+  'moods', 'labels', 'styles', 'discography', 'feature_data', 'facts',
 ]);
 
 export const DOC_COLUMNS = Object.keys(docColumns(composeEmpty(), {})) as (keyof ReturnType<typeof docColumns>)[];

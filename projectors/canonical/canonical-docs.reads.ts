@@ -2,7 +2,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
 import type { CanonicalDocsTable } from './canonical-docs.table.ts';
-import type { Kind } from '../../shared/events/canonical.events.ts';
+import { FeatureData, type Kind } from '../../shared/events/canonical.events.ts';
 
 export const RefRow = z.object({ source: z.string(), external_id: z.string() }).meta({ id: 'ExternalRef' });
 
@@ -45,6 +45,8 @@ export const CanonicalDoc = z.object({
   secondary_types: z.array(z.string()),
   /** Tracks: codec, bit depth, sample rate and lossless flag of the media server's file. */
   audio_quality: z.record(z.string(), z.unknown()).nullable(),
+  /** Tracks: bpm, key, mood and genre probabilities (the features database's); null until found there. */
+  feature_data: FeatureData.nullable(),
   sources: z.record(z.string(), z.boolean()),
   source_count: z.number().int(),
   /** Artists: other names (aliases), pages elsewhere, members and the groups it belongs to (the metabase's). */
@@ -70,6 +72,7 @@ export const LIST_COLUMNS = [
   'id', 'kind', 'name', 'name_folded', 'artist_id', 'artist_name', 'album_id', 'album_title', 'disc', 'track_number', 'isrc', 'upc', 'mbid',
   'year', 'cover_url', 'genres', 'tags', 'duration_ms', 'preview_url', 'catalog_id', 'primary_type', 'secondary_types', 'audio_quality',
   'sources', 'source_count', 'alt_names', 'external_links', 'members', 'member_of', 'affiliations', 'credits', 'moods', 'styles', 'discography', 'labels',
+  'feature_data',
   'merged_into', 'tombstoned', 'created_at', 'updated_at',
 ] as const;
 
@@ -103,6 +106,7 @@ export function toDoc(row: DocRow, refs: { source: string; external_id: string }
     primary_type: row.primary_type,
     secondary_types: row.secondary_types,
     audio_quality: row.audio_quality,
+    feature_data: (row.feature_data ?? null) as CanonicalDoc['feature_data'],
     sources: row.sources,
     source_count: row.source_count,
     alt_names: row.alt_names,

@@ -38,6 +38,8 @@ export interface CanonicalDocsTable {
   credits: ColumnType<Record<string, Record<string, unknown>[]> | null, string | null, string | null>;
   moods: Json<string[]>;
   labels: Json<string[]>;
+  /** Tracks: the features database's audio features; null until looked up, and when it has none. */
+  feature_data: ColumnType<Record<string, unknown> | null, string | null, string | null>;
   styles: Json<string[]>;
   discography: ColumnType<Record<string, number | null> | null, string | null, string | null>;
   /** `<source>|<external_id>` → facts that ref reported. */

@@ -23,6 +23,7 @@ const SCALARS: Scalar[] = [
   'name', 'artist_id', 'artist_name', 'album_id', 'album_title', 'disc', 'track_number', 'isrc', 'upc', 'mbid', 'year',
   'cover_url', 'duration_ms', 'preview_url', 'catalog_id', 'primary_type', 'audio_quality',
   'external_links', 'members', 'member_of', 'affiliations', 'credits', 'discography', 'labels',
+  'feature_data',
 ];
 
 export interface ComposedDoc extends Omit<Facts, Unioned | Internal> {

@@ -44,6 +44,20 @@ export const Lyrics = z.object({
 });
 
 /**
+ * A track's audio features from the features database (AcousticBrainz): tempo, key, and the
+ * probabilities its classifiers gave each mood and genre. Null on the layer: looked up, none there.
+ */
+export const FeatureData = z.object({
+  bpm: z.number().nullable(),
+  /** `D major`, `F# minor`. */
+  key: z.string().nullable(),
+  /** `happy`, `sad`, `relaxed`, … → probability (0–1). */
+  moods: z.record(z.string(), z.number()),
+  /** `rock`, `jazz`, `folkcountry`, … → probability (0–1). */
+  genres: z.record(z.string(), z.number()),
+});
+
+/**
  * Normalized facts one source reports about an entity: what a ref observed (FactsObserved) and
  * what an enrichment added (EntityEnriched). New kinds of facts are new optional fields here.
  */
@@ -86,6 +100,8 @@ export const Facts = z
     lyrics: Lyrics,
     /** Albums: record labels (the releasedb's). */
     labels: z.array(z.string()),
+    /** Tracks: audio features (the features database's, read from the metabase recording ref); null when it has none. */
+    feature_data: FeatureData.nullable(),
   })
   .partial();
 export type Facts = z.infer<typeof Facts>;

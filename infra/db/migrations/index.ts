@@ -23,6 +23,7 @@ import * as enrichmentErrors from './0041-enrichment-errors.ts';
 import * as metabaseCache from './0042-metabase-cache.ts';
 import * as libraryEnrichment from './0050-library-enrichment.ts';
 import * as releasedb from './0051-releasedb.ts';
+import * as featureData from './0052-feature-data.ts';
 import * as radio from './0060-radio.ts';
 import * as assistantConversations from './0070-assistant-conversations.ts';
 import * as monitorEvents from './0080-monitor-events.ts';
@@ -59,6 +60,7 @@ const migrations: Record<string, Migration> = {
   '0042-metabase-cache': metabaseCache,
   '0050-library-enrichment': libraryEnrichment,
   '0051-releasedb': releasedb,
+  '0052-feature-data': featureData,
   '0060-radio': radio,
   '0070-assistant-conversations': assistantConversations,
   '0080-monitor-events': monitorEvents,

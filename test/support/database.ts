@@ -21,7 +21,7 @@ let postgresTemplate: Promise<string> | undefined;
 /** `pool` shapes the PostgreSQL pool (PGlite has one connection and no pool). */
 export async function freshDatabase(pool: PoolOptions = {}): Promise<DatabaseHandle> {
   if (process.env.DATABASE_URL) {
-    const template = await (postgresTemplate ??= createPostgresTemplate(process.env.DATABASE_URL));
+    const template = await (postgresTemplate ??= process.env[TEMPLATE_ENV] ? Promise.resolve(process.env[TEMPLATE_ENV]) : createPostgresTemplate(process.env.DATABASE_URL));
     const name = `ml_test_${randomBytes(6).toString('hex')}`;
     await adminQuery(process.env.DATABASE_URL, `create database ${name} template ${template}`);
     const handle = await openPostgres(withDatabase(process.env.DATABASE_URL, name), pool);
@@ -116,8 +116,17 @@ export async function takeDown(handle: DatabaseHandle): Promise<void> {
   await adminQuery(process.env.DATABASE_URL!, `drop database ${rows[0]!.name} with (force)`);
 }
 
-/** Drops this run's template (mocha root hook). */
-export async function dropTemplates(): Promise<void> {
+/** Where the run's template name is handed to mocha's workers. */
+const TEMPLATE_ENV = 'ML_TEST_PG_TEMPLATE';
+
+/** Makes this run's template (mocha's global setup) and hands its name to the files through the environment. */
+export async function createTemplateOnce(): Promise<void> {
+  if (!process.env.DATABASE_URL || process.env[TEMPLATE_ENV]) return;
+  process.env[TEMPLATE_ENV] = await (postgresTemplate ??= createPostgresTemplate(process.env.DATABASE_URL));
+}
+
+/** Drops this run's template (mocha's global teardown). */
+export async function dropTemplate(): Promise<void> {
   if (!process.env.DATABASE_URL || !postgresTemplate) return;
   const name = await postgresTemplate;
   await adminQuery(process.env.DATABASE_URL, `drop database if exists ${name} with (force)`);

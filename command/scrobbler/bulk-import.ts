@@ -4,19 +4,13 @@ import { accountSinceOrEarliest } from '../../projectors/auth/users.reads.ts';
 import { latestTaskStartedBy } from '../../projectors/tasks/task-history.reads.ts';
 import { PreconditionFailed } from '../../shared/errors.ts';
 import { BULK_IMPORT_TASK } from '../../shared/scrobbles/tasks.ts';
+import { oneAtATimePerKey } from '../../shared/one-at-a-time.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 import { type BulkImportParams, type ImportCursor, storedCursor } from './import-scrobbles.task.ts';
 import { currentLink } from './scrobbler-link.ts';
 
 /** Starts per user run one at a time in a process, so a double click starts one import, not two. */
-const starting = new Map<string, Promise<unknown>>();
-function oneStartAtATime<T>(userKey: string, work: () => Promise<T>): Promise<T> {
-  const run = (starting.get(userKey) ?? Promise.resolve()).then(work, work);
-  const tail = run.catch(() => undefined);
-  starting.set(userKey, tail);
-  void tail.then(() => starting.get(userKey) === tail && starting.delete(userKey));
-  return run;
-}
+const oneStartAtATime = oneAtATimePerKey();
 
 /** Where the caller's last unfinished import stopped, if it did not complete. */
 async function resumeCursor(db: Parameters<typeof latestTaskStartedBy>[0], username: string, since: string): Promise<ImportCursor | undefined> {

@@ -2,20 +2,14 @@ import type { AppContext } from '../../infra/context.ts';
 import { linkedAccount } from '../../projectors/streamer/links.reads.ts';
 import { latestTaskStartedBy } from '../../projectors/tasks/task-history.reads.ts';
 import { STREAMER_SYNC_TASK } from '../../shared/streamer.ts';
+import { oneAtATimePerKey } from '../../shared/one-at-a-time.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 import { streamerLink } from './link.ts';
 import { storedCursor } from './sync.ts';
 import type { SyncParams } from './sync.task.ts';
 
 /** Starts per user run one at a time in a process, so a double click starts one sync, not two. */
-const starting = new Map<string, Promise<unknown>>();
-function oneStartAtATime<T>(userKey: string, work: () => Promise<T>): Promise<T> {
-  const run = (starting.get(userKey) ?? Promise.resolve()).then(work, work);
-  const tail = run.catch(() => undefined);
-  starting.set(userKey, tail);
-  void tail.then(() => starting.get(userKey) === tail && starting.delete(userKey));
-  return run;
-}
+const oneStartAtATime = oneAtATimePerKey();
 
 /**
  * Starts the user's sync, or answers the one running; a cancelled or failed one of the same link

@@ -4,21 +4,11 @@ import type { Database } from '../../infra/db/database.ts';
 import { chainEnds } from '../../projectors/canonical/merge-aliases.reads.ts';
 import { linkedAccount } from '../../projectors/streamer/links.reads.ts';
 import { NotFound } from '../../shared/errors.ts';
+import { PlaylistMeta } from '../../shared/events/streamer.events.ts';
 import { LIKED_SONGS_ID } from '../../shared/streamer.ts';
 
-export const PlaylistRow = z.object({
-  playlist_id: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  owner_id: z.string(),
-  owner_name: z.string().nullable(),
-  owned: z.boolean(),
-  public: z.boolean().nullable(),
-  collaborative: z.boolean(),
-  image_url: z.string().nullable(),
-  tracks_total: z.number().int(),
-  synced_at: z.string(),
-});
+/** A mirrored playlist as listed: what the sync recorded of it, and when. */
+export const PlaylistRow = PlaylistMeta.omit({ snapshot_id: true }).extend({ synced_at: z.string() });
 export const PlaylistItemRow = z.object({
   position: z.number().int(),
   track_id: z.string().nullable(),

@@ -23,7 +23,7 @@ if (!values.to || !/^\d{1,19}\/\d{1,19}$/.test(values.to)) {
 setLogLevel('error');
 const config = loadConfig();
 const source = await openDatabase(config);
-const store = config.EVENTSTORE_URL ? createEventStoreDbEventStore(config.EVENTSTORE_URL) : createPostgresEventStore(source.db);
+const store = config.EVENTSTORE_URL ? createEventStoreDbEventStore(config.EVENTSTORE_URL) : createPostgresEventStore(source.db, { singleConnection: source.engine === 'pglite' });
 const scratch = await openPGlite(values.scratch ? { dataDir: values.scratch } : {});
 await migrate(scratch.db);
 const summary = await replayInto(store, scratch.db, projectors, decodePosition(values.to));

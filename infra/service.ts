@@ -66,7 +66,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const database = options.database ?? (await openDatabase(config));
   await migrate(database.db);
   const { db } = database;
-  const engineStore = config.EVENTSTORE_URL ? createEventStoreDbEventStore(config.EVENTSTORE_URL) : createPostgresEventStore(db);
+  const engineStore = config.EVENTSTORE_URL ? createEventStoreDbEventStore(config.EVENTSTORE_URL) : createPostgresEventStore(db, { singleConnection: database.engine === 'pglite' });
   // Appends are recorded per request and task run, so read-your-writes waits for the projectors of what was written.
   const store: EventStore = recordingAppends(engineStore);
   const bus: Bus = config.KAFKA_BROKERS ? createKafkaBus(config.KAFKA_BROKERS.split(','), 'music-library') : createInProcessBus();

@@ -1,11 +1,11 @@
 import { type Socket, createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ErrorCode } from './errors.ts';
 import { findCoordinator, heartbeat, joinGroup, leaveGroup, offsetCommit, offsetFetch, syncGroup } from './group-apis.ts';
 import { createTopics, fetch, listOffsets, metadata, produce } from './log-apis.ts';
 import type { StoredRecord } from './records.ts';
 import { BrokerState } from './state.ts';
+import { until } from '../../support/until.ts';
 import { ProtocolError, Reader, Writer } from './wire.ts';
 
 type Handler = (r: Reader, broker: BrokerState, clientId: string) => Writer | null | Promise<Writer | null>;
@@ -76,14 +76,8 @@ export async function startKafkaDouble(options: { autoCreateTopics?: boolean; de
     requests,
     state,
     records: (topic) => state.log.records(topic),
-    async groupSettled(groupId, members, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      const settled = () => state.groups.get(groupId)?.state === 'Stable' && state.groups.get(groupId)?.members.size === members;
-      while (!settled()) {
-        if (Date.now() > deadline) throw new Error(`group ${groupId} did not settle with ${members} members in ${timeoutMs} ms`);
-        await sleep(20);
-      }
-    },
+    groupSettled: (groupId, members, timeoutMs) =>
+      until(() => state.groups.get(groupId)?.state === 'Stable' && state.groups.get(groupId)?.members.size === members, `group ${groupId} stable with ${members} members`, timeoutMs),
     async close() {
       state.close();
       for (const socket of sockets) socket.destroy();

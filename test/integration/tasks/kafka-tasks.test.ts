@@ -40,7 +40,9 @@ describe('tasks over Kafka, two workers', () => {
     });
   }
 
-  before(async () => {
+  // Three services (and, when this file is a mocha worker's first, the database template) to start.
+  before(async function () {
+    this.timeout(90_000);
     double = await startKafkaDouble();
     database = await freshDatabase();
     const env = { KAFKA_BROKERS: double.broker };

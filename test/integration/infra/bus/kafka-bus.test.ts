@@ -3,17 +3,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Bus, BusMessage } from '../../../../infra/bus/bus.ts';
 import { createKafkaBus } from '../../../../infra/bus/kafka.ts';
 import { type KafkaDouble, startKafkaDouble } from '../../../fakes/kafka/server.ts';
+import { until } from '../../../support/until.ts';
 
 const REQUESTED = 'music-library.tasks.requested';
 const SHARED_GROUP = 'music-library-tasks.requested';
-
-async function until(done: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`);
-    await sleep(20);
-  }
-}
 
 /** The Kafka bus as kafkajs drives it on the wire, against a one-node broker double on loopback. */
 describe('Kafka bus (kafkajs against the broker double)', () => {

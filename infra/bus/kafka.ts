@@ -28,14 +28,21 @@ export function createKafkaBus(brokers: string[], clientId: string): Bus {
   let producer: Promise<Producer> | undefined;
   let topics: Promise<void> | undefined;
 
-  /** Creates the bus's topics once per process (an existing topic is left as it is). */
+  /**
+   * Creates the bus's missing topics once per process. Only missing ones: a broker refuses a create
+   * without the CREATE permission even for a topic that exists, and an operator may have made them.
+   */
   function ensureTopics(): Promise<void> {
     topics ??= (async () => {
       const admin = kafka.admin();
       await admin.connect();
       try {
-        const wanted = Object.entries(PARTITIONS).map(([topic, numPartitions]) => ({ topic: kafkaTopic(topic as Topic), numPartitions }));
-        await admin.createTopics({ topics: wanted, waitForLeaders: true });
+        const existing = new Set(await admin.listTopics());
+        const missing = Object.entries(PARTITIONS)
+          .map(([topic, numPartitions]) => ({ topic: kafkaTopic(topic as Topic), numPartitions }))
+          .filter(({ topic }) => !existing.has(topic));
+        // Another process may create them meanwhile: kafkajs takes TOPIC_ALREADY_EXISTS as done.
+        if (missing.length > 0) await admin.createTopics({ topics: missing, waitForLeaders: true });
       } finally {
         await admin.disconnect();
       }

@@ -25,6 +25,8 @@ const CRC_AT = 17;
 const ATTRIBUTES_AT = 21;
 const COMPRESSION_MASK = 0x07;
 const TRANSACTIONAL_OR_CONTROL = 0x30;
+/** Base offset to record count: what a batch holds before its first record. */
+const BATCH_HEADER_BYTES = 61;
 
 /**
  * Splits a Produce request's record set into batches, checks each (magic 2, CRC-32C over attributes
@@ -35,7 +37,7 @@ export function acceptBatches(recordSet: Buffer, nextOffset: number): StoredBatc
   const batches: StoredBatch[] = [];
   let at = 0;
   while (at < recordSet.length) {
-    if (recordSet.length - at < 61) throw new ProtocolError('truncated record batch');
+    if (recordSet.length - at < BATCH_HEADER_BYTES) throw new ProtocolError('truncated record batch');
     const size = LENGTH_AT + 4 + recordSet.readInt32BE(at + LENGTH_AT);
     const bytes = Buffer.from(recordSet.subarray(at, at + size));
     if (bytes.length !== size) throw new ProtocolError('truncated record batch');

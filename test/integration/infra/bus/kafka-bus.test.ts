@@ -32,6 +32,21 @@ describe('Kafka bus (kafkajs against the broker double)', () => {
     expect(double.state.log.topics.get('music-library.tasks.cancel')).to.have.length(1);
   });
 
+  it('leaves topics an operator made as they are, and asks to create none of them', async () => {
+    const prepared = await startKafkaDouble();
+    prepared.state.log.create(REQUESTED, 3);
+    prepared.state.log.create('music-library.tasks.cancel', 1);
+    const own = createKafkaBus([prepared.broker], 'prepared');
+    try {
+      await own.publish('tasks.requested', { key: 'k', value: {} });
+      expect(prepared.state.log.topics.get(REQUESTED)).to.have.length(3);
+      expect(prepared.requests.map((r) => r.name)).not.to.include('CreateTopics');
+    } finally {
+      await own.close();
+      await prepared.close();
+    }
+  });
+
   it('hands each shared message to exactly one of two processes, and both take a share', async () => {
     const seen: string[] = [];
     const worker = (name: string) => async ({ key }: BusMessage) => void seen.push(`${name}:${key}`);

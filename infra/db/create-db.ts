@@ -1,15 +1,10 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database } from './database.ts';
 import { log } from '../logger.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
-
-// int8 comes back as a number: counts, and the bigint columns holding event integers, which the
-// event schemas keep within safe integers (PGlite does the same for safe values).
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -31,6 +26,11 @@ export interface PoolOptions {
 }
 
 export async function openPostgres(connectionString: string, options: PoolOptions = {}): Promise<DatabaseHandle> {
+  // Loaded only for PostgreSQL: the embedded default never needs the driver.
+  const { default: pg } = await import('pg');
+  // int8 comes back as a number: counts, and the bigint columns holding event integers, which the
+  // event schemas keep within safe integers (PGlite does the same for safe values).
+  pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: options.acquireTimeoutMs ?? 5000 });
   // An idle connection dropped by the server (restart, admin command) must not crash the process.
   pool.on('error', (error) => log.warn('database connection lost', { error: error.message }));

@@ -45,7 +45,7 @@ export interface ServiceOptions {
   validateResponses?: boolean;
   /** Test seam: read models beside the registry's (a projector rigged to fail), and retry settings. */
   extraProjectors?: Projector[];
-  runner?: Pick<RunnerOptions, 'retryMs' | 'maxAttempts'>;
+  runner?: Pick<RunnerOptions, 'retryMs' | 'maxAttempts' | 'batchSize' | 'beforeBatch'>;
   /** Tests shorten them to see a slow client cut without waiting 30 s. */
   httpTimeouts?: Partial<HttpTimeouts>;
   /** Tests stop at once: nothing of theirs is in flight worth waiting for. */

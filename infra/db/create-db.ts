@@ -38,14 +38,20 @@ export async function openPostgres(connectionString: string, options: PoolOption
   return { db, engine: 'postgres', close: () => db.destroy() };
 }
 
+/**
+ * PGlite's default shared_buffers (128 MB) is most of an idle service's memory, and the embedded
+ * database's files sit in the OS page cache anyway: 16 MB holds the hot read models.
+ */
+const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
 export async function openPGlite(source: { dataDir?: string; loadDataDir?: Blob }): Promise<DatabaseHandle> {
   let pglite: PGlite;
   if (source.dataDir) {
     const dir = resolve(source.dataDir);
     mkdirSync(dir, { recursive: true });
-    pglite = await PGlite.create(dir);
+    pglite = await PGlite.create(dir, { startParams: EMBEDDED_START_PARAMS });
   } else {
-    pglite = await PGlite.create(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {});
+    pglite = await PGlite.create({ startParams: EMBEDDED_START_PARAMS, ...(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {}) });
   }
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, engine: 'pglite', pglite, close: () => db.destroy() };

@@ -6,9 +6,10 @@
  * failed build leaves the previous one whole; the stamp records how new the sources it saw were.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
+import { TEMPLATE } from './pgdata-template.mjs';
 import { BUILD_DIR, SOURCE_DIRS, STAMP, newestSource, repoRoot, sourceFiles } from './sources.mjs';
 
 export function build() {
@@ -23,11 +24,24 @@ export function build() {
       cpSync(file, join(next, relative(repoRoot, file)));
     }
   }
+  makeTemplate(next);
   writeFileSync(join(next, STAMP), `${seen}\n`);
   const old = `${BUILD_DIR}.old-${process.pid}`;
   if (existsSync(BUILD_DIR)) renameSync(BUILD_DIR, old);
   renameSync(next, BUILD_DIR);
   rmSync(old, { recursive: true, force: true });
+}
+
+/** The migrated empty database; the previous build's while no migration or PGlite changed since. */
+function makeTemplate(next) {
+  const previous = join(BUILD_DIR, TEMPLATE);
+  const inputs = [...sourceFiles(join(repoRoot, 'infra', 'db')), join(repoRoot, 'package-lock.json'), join(repoRoot, 'tools', 'pgdata-template.mjs')];
+  const madeAt = existsSync(join(previous, 'PG_VERSION')) ? statSync(join(previous, 'PG_VERSION')).mtimeMs : 0;
+  if (inputs.every((file) => statSync(file).mtimeMs < madeAt)) {
+    cpSync(previous, join(next, TEMPLATE), { recursive: true, preserveTimestamps: true });
+    return;
+  }
+  execFileSync(process.execPath, [join(repoRoot, 'tools', 'pgdata-template.mjs'), next], { stdio: 'inherit' });
 }
 
 if (process.argv[1] === import.meta.filename) build();

@@ -1,5 +1,6 @@
-import { mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database } from './database.ts';
@@ -49,12 +50,23 @@ export async function openPGlite(source: { dataDir?: string; loadDataDir?: Blob 
   if (source.dataDir) {
     const dir = resolve(source.dataDir);
     mkdirSync(dir, { recursive: true });
+    seedFromTemplate(dir);
     pglite = await PGlite.create(dir, { startParams: EMBEDDED_START_PARAMS });
   } else {
     pglite = await PGlite.create({ startParams: EMBEDDED_START_PARAMS, ...(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {}) });
   }
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, engine: 'pglite', pglite, close: () => db.destroy() };
+}
+
+/**
+ * A data directory without a database starts as a copy of the build's migrated one (see
+ * tools/pgdata-template.mjs) when there is one: copying files costs a fraction of initdb.
+ */
+function seedFromTemplate(dir: string): void {
+  const template = fileURLToPath(new URL('../../pgdata-template', import.meta.url));
+  if (existsSync(join(dir, 'PG_VERSION')) || !existsSync(join(template, 'PG_VERSION'))) return;
+  cpSync(template, dir, { recursive: true });
 }
 
 /** The embedded default lives in DATA_DIR/pgdata; DATABASE_URL selects PostgreSQL. */

@@ -5,7 +5,8 @@ import { rebuildableReadModels } from '../../projectors/registry.ts';
 export const REBUILD_TASK = 'canonical.rebuild';
 
 /**
- * Replays the log into the canonical read models. User data lives in the log too and is never
+ * Replays the log into copies of the canonical read models and swaps them in at the end; until then,
+ * and for good when cancelled, the previous ones serve. User data lives in the log too and is never
  * touched; nothing is deleted from the log.
  */
 export function rebuildTask(projections: ProjectionRunner | undefined): TaskDefinition {
@@ -14,7 +15,8 @@ export function rebuildTask(projections: ProjectionRunner | undefined): TaskDefi
     async run(ctx) {
       if (!projections) throw new Error('this process does not run the projector role');
       const started = Date.now();
-      const events = await projections.rebuild(rebuildableReadModels, (p) => void ctx.progress({ ...p, read_models: rebuildableReadModels }));
+      // A cancel drops what was replayed: the previous read models keep serving.
+      const events = await projections.rebuild(rebuildableReadModels, (p) => void ctx.progress({ ...p, read_models: rebuildableReadModels }), ctx.signal);
       // The count taken at the start misses what was appended during the replay: end on the real figures.
       await ctx.progress({ processed: events, total: events, read_models: rebuildableReadModels });
       return { read_models: rebuildableReadModels, events_replayed: events, seconds: (Date.now() - started) / 1000 };

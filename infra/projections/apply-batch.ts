@@ -3,10 +3,17 @@ import type { Database } from '../db/database.ts';
 import type { Position, RecordedEvent } from '../eventstore/event-store.ts';
 import { saveCheckpoints } from './checkpoints.ts';
 import type { Projector, StoredEvent } from './projector.ts';
+import { type Shadow, inShadow } from './shadow.ts';
 
 export interface BatchOutcome {
   applied: [Projector, StoredEvent[]][];
   failed: [Projector, unknown][];
+}
+
+/** A rebuild's batch: applied in its shadow; `then` runs last in the transaction with the projectors that applied. */
+export interface IntoShadow {
+  shadow: Shadow;
+  then?: (trx: Transaction<Database>, applied: Projector[]) => Promise<void>;
 }
 
 export function handledBy(projector: Projector, events: RecordedEvent[]): StoredEvent[] {
@@ -26,17 +33,16 @@ export async function applyBatch(
   batch: RecordedEvent[],
   checkpoint: { position: Position; state: 'live' | 'rebuilding' },
   idleToo = true,
+  into?: IntoShadow,
 ): Promise<BatchOutcome> {
   const work = projectors.map((p) => [p, handledBy(p, batch)] as [Projector, StoredEvent[]]).filter(([, handled]) => handled.length > 0);
-  const straight = await db
-    .transaction()
-    .execute(async (trx) => {
-      for (const [projector, handled] of work) await projector.apply(trx, handled);
-      await saveCheckpoints(trx, moving(projectors, work, idleToo).map((p) => ({ name: p.name, version: p.version, ...checkpoint })));
-      return { applied: work, failed: [] } satisfies BatchOutcome;
-    })
-    .catch(() => undefined);
-  return straight ?? applyIsolated(db, projectors, work, checkpoint, idleToo);
+  const straight = await inShadow(db, into?.shadow, async (trx) => {
+    for (const [projector, handled] of work) await projector.apply(trx, handled);
+    await saveCheckpoints(trx, moving(projectors, work, idleToo).map((p) => ({ name: p.name, version: p.version, ...checkpoint })));
+    await into?.then?.(trx, projectors);
+    return { applied: work, failed: [] } satisfies BatchOutcome;
+  }).catch(() => undefined);
+  return straight ?? applyIsolated(db, projectors, work, checkpoint, idleToo, into);
 }
 
 /** Whose checkpoints a batch writes: those that applied events, and the idle ones when asked. */
@@ -50,8 +56,9 @@ async function applyIsolated(
   work: [Projector, StoredEvent[]][],
   checkpoint: { position: Position; state: 'live' | 'rebuilding' },
   idleToo: boolean,
+  into: IntoShadow | undefined,
 ): Promise<BatchOutcome> {
-  return db.transaction().execute(async (trx) => {
+  return inShadow(db, into?.shadow, async (trx) => {
     const outcome: BatchOutcome = { applied: [], failed: [] };
     for (const [projector, handled] of work) {
       const error = await applyAlone(trx, projector, handled);
@@ -60,6 +67,7 @@ async function applyIsolated(
     }
     const moved = moving(projectors, work, idleToo).filter((p) => !outcome.failed.some(([f]) => f === p));
     await saveCheckpoints(trx, moved.map((p) => ({ name: p.name, version: p.version, ...checkpoint })));
+    await into?.then?.(trx, projectors.filter((p) => !outcome.failed.some(([f]) => f === p)));
     return outcome;
   });
 }
@@ -95,8 +103,9 @@ export async function locateFailure(
   batch: RecordedEvent[],
   from: Position,
   record: (trx: Transaction<Database>, located: Located) => Promise<void>,
+  shadow?: Shadow,
 ): Promise<Located> {
-  return db.transaction().execute(async (trx) => {
+  return inShadow(db, shadow, async (trx) => {
     const located: Located = { position: from, applied: [] };
     for (const event of batch) {
       const [handled] = handledBy(projector, [event]);

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 
@@ -16,6 +16,18 @@ export function freePort(): Promise<number> {
   });
 }
 
+let built = false;
+
+/**
+ * `npm start` runs the build in dist/, rebuilding it first when a source is newer: done here once
+ * per test process, so that a rebuild after an edit is not counted in a test's timings or timeouts.
+ */
+export function buildOnce(): void {
+  if (built) return;
+  execFileSync(process.execPath, [resolve(repoRoot, 'tools', 'fresh-build.mjs')], { cwd: repoRoot, stdio: 'inherit' });
+  built = true;
+}
+
 export interface ServiceProcess {
   child: ChildProcess;
   output(): string;
@@ -30,6 +42,7 @@ export interface ServiceProcess {
  * no pacing); the process is the npm one, as a service manager would hold it.
  */
 export function npmStart(env: Record<string, string>): ServiceProcess {
+  buildOnce();
   const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PASSWORD_SCRYPT_N: '1024', NODE_ENV: 'test', UPSTREAM_PACING: 'off' };
   const child = spawn('npm', ['start', '--silent'], { cwd: repoRoot, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';

@@ -61,7 +61,7 @@ export async function openPGlite(source: { dataDir?: string; loadDataDir?: Blob 
 
 /**
  * A data directory without a database starts as a copy of the build's migrated one (see
- * tools/pgdata-template.mjs) when there is one: copying files costs a fraction of initdb.
+ * infra/build/pgdata-template.mjs) when there is one: copying files costs a fraction of initdb.
  */
 function seedFromTemplate(dir: string): void {
   const template = fileURLToPath(new URL('../../pgdata-template', import.meta.url));

@@ -24,7 +24,7 @@ let built = false;
  */
 export function buildOnce(): void {
   if (built) return;
-  execFileSync(process.execPath, [resolve(repoRoot, 'tools', 'fresh-build.mjs')], { cwd: repoRoot, stdio: 'inherit' });
+  execFileSync(process.execPath, [resolve(repoRoot, 'infra', 'build', 'fresh-build.mjs')], { cwd: repoRoot, stdio: 'inherit' });
   built = true;
 }
 

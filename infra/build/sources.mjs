@@ -2,7 +2,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-export const repoRoot = resolve(import.meta.dirname, '..');
+export const repoRoot = resolve(import.meta.dirname, '..', '..');
 export const BUILD_DIR = join(repoRoot, 'dist');
 export const STAMP = '.built-from';
 /** Every directory the entry points reach (the demo runs the test fakes in-process). */

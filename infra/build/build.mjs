@@ -12,6 +12,9 @@ import { join, relative } from 'node:path';
 import { TEMPLATE } from './pgdata-template.mjs';
 import { BUILD_DIR, SOURCE_DIRS, STAMP, newestSource, repoRoot, sourceFiles } from './sources.mjs';
 
+// The build's own scripts run from the sources, never from dist/.
+const BUILD_TOOLS = join(repoRoot, 'infra', 'build');
+
 export function build() {
   const seen = newestSource();
   const next = `${BUILD_DIR}.next-${process.pid}`;
@@ -20,7 +23,7 @@ export function build() {
   execFileSync(process.execPath, [tsc, '-p', join(repoRoot, 'tsconfig.build.json'), '--outDir', next], { stdio: 'inherit' });
   for (const dir of SOURCE_DIRS) {
     for (const file of sourceFiles(join(repoRoot, dir))) {
-      if (file.endsWith('.ts')) continue;
+      if (file.endsWith('.ts') || file.startsWith(BUILD_TOOLS)) continue;
       cpSync(file, join(next, relative(repoRoot, file)));
     }
   }
@@ -35,13 +38,13 @@ export function build() {
 /** The migrated empty database; the previous build's while no migration or PGlite changed since. */
 function makeTemplate(next) {
   const previous = join(BUILD_DIR, TEMPLATE);
-  const inputs = [...sourceFiles(join(repoRoot, 'infra', 'db')), join(repoRoot, 'package-lock.json'), join(repoRoot, 'tools', 'pgdata-template.mjs')];
+  const inputs = [...sourceFiles(join(repoRoot, 'infra', 'db')), join(repoRoot, 'package-lock.json'), join(repoRoot, 'infra', 'build', 'pgdata-template.mjs')];
   const madeAt = existsSync(join(previous, 'PG_VERSION')) ? statSync(join(previous, 'PG_VERSION')).mtimeMs : 0;
   if (inputs.every((file) => statSync(file).mtimeMs < madeAt)) {
     cpSync(previous, join(next, TEMPLATE), { recursive: true, preserveTimestamps: true });
     return;
   }
-  execFileSync(process.execPath, [join(repoRoot, 'tools', 'pgdata-template.mjs'), next], { stdio: 'inherit' });
+  execFileSync(process.execPath, [join(repoRoot, 'infra', 'build', 'pgdata-template.mjs'), next], { stdio: 'inherit' });
 }
 
 if (process.argv[1] === import.meta.filename) build();

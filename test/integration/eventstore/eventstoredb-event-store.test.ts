@@ -1,14 +1,19 @@
 import { createEventStoreDbEventStore } from '../../../infra/eventstore/eventstoredb/eventstoredb-event-store.ts';
+import { startEventStoreDb } from '../../fakes/eventstoredb/server.ts';
 import { eventStoreContract } from './event-store.contract.ts';
 
-// Runs where an EventStoreDB server is configured; no server runs on the default test machine.
-if (process.env.EVENTSTORE_URL) {
-  eventStoreContract(
-    'eventstoredb adapter',
-    async () => {
-      const store = createEventStoreDbEventStore(process.env.EVENTSTORE_URL!);
-      return { store, close: () => store.close() };
-    },
-    { concurrentWriters: true },
-  );
-}
+eventStoreContract(
+  'eventstoredb adapter on the gRPC double',
+  async () => {
+    const server = await startEventStoreDb();
+    const store = createEventStoreDbEventStore(server.url);
+    return {
+      store,
+      async close() {
+        await store.close();
+        await server.close();
+      },
+    };
+  },
+  { concurrentWriters: true },
+);

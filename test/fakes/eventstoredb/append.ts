@@ -1,9 +1,10 @@
-import { type ServerDuplexStream, type ServerReadableStream, type sendUnaryData, status } from '@grpc/grpc-js';
+import { Metadata, type ServerDuplexStream, type ServerReadableStream, type sendUnaryData, status } from '@grpc/grpc-js';
 import type { AppendOutcome, Expected, ProposedEvent, TransactionLog } from './log.ts';
 import {
   AllStreamPosition,
   Any,
   BadRequestDetails,
+  MaximumAppendSizeExceeded,
   AppendResp,
   type AppendRequest,
   type AppendResponse,
@@ -26,10 +27,16 @@ import { BadRequest, proposedEvent, streamIdentifier, streamName } from './wire.
 /** google.rpc.Code values the server puts in a BatchAppend failure. */
 const ALREADY_EXISTS = 6;
 const INVALID_ARGUMENT = 3;
-/** ulong.MaxValue: how the server's 20.6.0 field says "no stream" was expected. */
-const UINT64_MAX = 2n ** 64n - 1n;
 
-export function appendHandler(log: TransactionLog) {
+/** The server's `MaxAppendSize` default: one write may carry 1 MiB of events, by its own measure. */
+export const DEFAULT_MAX_APPEND_SIZE = 1_048_576;
+
+/** Event.SizeOnDisk: data, metadata, and the type at two bytes a character. */
+function appendSize(events: ProposedEvent[]): number {
+  return events.reduce((size, e) => size + e.data.length + e.customMetadata.length + e.type.length * 2, 0);
+}
+
+export function appendHandler(log: TransactionLog, maxAppendSize: number) {
   return (call: ServerReadableStream<AppendRequest, AppendResponse>, reply: sendUnaryData<AppendResponse>) => {
     let options: ReturnType<AppendRequest['getOptions']>;
     const events: ProposedEvent[] = [];
@@ -46,6 +53,7 @@ export function appendHandler(log: TransactionLog) {
       try {
         if (failure) throw failure;
         if (!options) throw new BadRequest('Required field Options not set.');
+        if (appendSize(events) > maxAppendSize) return reply(maxAppendSizeExceeded(maxAppendSize));
         const expected = appendExpected(options);
         reply(null, appendResponse(log.append(streamName(options.getStreamIdentifier()), expected, events), expected));
       } catch (error) {
@@ -53,6 +61,14 @@ export function appendHandler(log: TransactionLog) {
       }
     });
   };
+}
+
+/** RpcExceptions.MaxAppendSizeExceeded: the limit travels in the trailers, where the client reads it. */
+function maxAppendSizeExceeded(maxAppendSize: number) {
+  const metadata = new Metadata();
+  metadata.set('exception', 'maximum-append-size-exceeded');
+  metadata.set('maximum-append-size', String(maxAppendSize));
+  return { code: status.INVALID_ARGUMENT, details: `Maximum Append Size of ${maxAppendSize} Exceeded.`, metadata };
 }
 
 type AppendOptions = NonNullable<ReturnType<AppendRequest['getOptions']>>;
@@ -74,11 +90,13 @@ function appendResponse(outcome: AppendOutcome, expected: Expected): AppendRespo
     } else success.setNoPosition(new Empty());
     return new AppendResp().setSuccess(success);
   }
-  // The server fills the current fields and their 20.6.0 twins, and the expected ones likewise.
+  // The server fills the current fields and their 20.6.0 twins, and the expected ones likewise; for
+  // no_stream it puts ulong.MaxValue in the 20.6.0 field, which the client's generated message (a JS
+  // number there) cannot hold, so that one twin is left out. The client reads only the new fields.
   const wrong = new AppendResp.WrongExpectedVersion();
   if (expected === 'any') wrong.setExpectedAny(new Empty()).setAny2060(new Empty());
   else if (expected === 'stream_exists') wrong.setExpectedStreamExists(new Empty()).setStreamExists2060(new Empty());
-  else if (expected === 'no_stream') wrong.setExpectedNoStream(new Empty()).setExpectedRevision2060(Number(UINT64_MAX));
+  else if (expected === 'no_stream') wrong.setExpectedNoStream(new Empty());
   else wrong.setExpectedRevision(expected.toString()).setExpectedRevision2060(Number(expected));
   if (outcome.currentVersion < 0n) wrong.setCurrentNoStream(new Empty()).setNoStream2060(new Empty());
   else wrong.setCurrentRevision(outcome.currentVersion.toString()).setCurrentRevision2060(Number(outcome.currentVersion));
@@ -91,7 +109,7 @@ interface PendingWrite {
   events: ProposedEvent[];
 }
 
-export function batchAppendHandler(log: TransactionLog) {
+export function batchAppendHandler(log: TransactionLog, maxAppendSize: number) {
   return (call: ServerDuplexStream<BatchAppendRequest, BatchAppendResponse>) => {
     const pending = new Map<string, PendingWrite>();
     call.on('data', (request: BatchAppendRequest) => {
@@ -110,6 +128,7 @@ export function batchAppendHandler(log: TransactionLog) {
         write.events.push(...request.getProposedMessagesList().map(proposedEvent));
         if (!request.getIsFinal()) return;
         pending.delete(key);
+        if (appendSize(write.events) > maxAppendSize) return void answer(new BatchAppendResp().setError(tooLarge(maxAppendSize)), write.streamId);
         answer(batchResponse(log.append(write.streamId, write.expected, write.events), write.expected), write.streamId);
       } catch (error) {
         pending.delete(key);
@@ -150,6 +169,11 @@ function wrongExpectedVersion(currentVersion: bigint, expected: Expected) {
   else if (expected === 'stream_exists') details.setExpectedStreamExists(new ProtobufEmpty());
   else details.setExpectedStreamPosition(expected.toString());
   return rpcStatus(ALREADY_EXISTS, 'WrongExpectedVersion', details.serializeBinary(), 'event_store.client.WrongExpectedVersion');
+}
+
+function tooLarge(maxAppendSize: number) {
+  const details = new MaximumAppendSizeExceeded().setMaxappendsize(maxAppendSize).serializeBinary();
+  return rpcStatus(INVALID_ARGUMENT, 'MaximumAppendSizeExceeded', details, 'event_store.client.MaximumAppendSizeExceeded');
 }
 
 function badRequest(message: string) {

@@ -12,7 +12,7 @@ import streamsPb from '@eventstore/db-client/generated/streams_pb.js';
  * drift from the wire format the client speaks. They are CommonJS with no named exports ESM can see.
  */
 export const { ReadReq, ReadResp, AppendReq, AppendResp, BatchAppendReq, BatchAppendResp } = streamsPb;
-export const { Empty, UUID, StreamIdentifier, AllStreamPosition, WrongExpectedVersion, BadRequest: BadRequestDetails } = sharedPb;
+export const { Empty, UUID, StreamIdentifier, AllStreamPosition, WrongExpectedVersion, MaximumAppendSizeExceeded, BadRequest: BadRequestDetails } = sharedPb;
 export const { SupportedMethods, SupportedMethod } = featuresPb;
 export const { Status } = statusPb;
 export const { Any } = anyPb;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Server, ServerCredentials, status } from '@grpc/grpc-js';
-import { appendHandler, batchAppendHandler } from './append.ts';
+import { DEFAULT_MAX_APPEND_SIZE, appendHandler, batchAppendHandler } from './append.ts';
 import { type ProposedEvent, TransactionLog } from './log.ts';
 import { ServerFeaturesService, StreamsService, SupportedMethod, SupportedMethods } from './proto.ts';
 import { readHandler } from './read.ts';
@@ -25,6 +25,8 @@ export interface DoubleOptions {
    * it). Without it the client falls back to Streams.Append, as it does against older servers.
    */
   batchAppend?: boolean;
+  /** The server's `MaxAppendSize` (1 MiB unless configured). */
+  maxAppendSize?: number;
 }
 
 const SERVER_VERSION = '24.10.0';
@@ -39,11 +41,12 @@ export async function startEventStoreDb(options: DoubleOptions = {}): Promise<Ev
   const collectStats = () => void log.append(STATS_STREAM, 'any', [systemEvent('$statsCollected', { 'proc-startTime': new Date().toISOString() })]);
   collectStats();
 
+  const maxAppendSize = options.maxAppendSize ?? DEFAULT_MAX_APPEND_SIZE;
   const server = new Server();
   server.addService(StreamsService, {
     read: readHandler(log),
-    append: appendHandler(log),
-    batchAppend: batchAppendHandler(log),
+    append: appendHandler(log, maxAppendSize),
+    batchAppend: batchAppendHandler(log, maxAppendSize),
     delete: unimplemented,
     tombstone: unimplemented,
   });

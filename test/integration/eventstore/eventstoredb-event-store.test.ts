@@ -20,6 +20,18 @@ eventStoreContract(
   { concurrentWriters: true },
 );
 
+// Where a real server is configured, the same contract runs against it too.
+if (process.env.EVENTSTORE_URL) {
+  eventStoreContract(
+    'eventstoredb adapter on EVENTSTORE_URL',
+    async () => {
+      const store = createEventStoreDbEventStore(process.env.EVENTSTORE_URL!);
+      return { store, close: () => store.close() };
+    },
+    { concurrentWriters: true },
+  );
+}
+
 async function failureOf(promise: Promise<unknown>): Promise<Error> {
   try {
     await promise;

@@ -108,6 +108,8 @@ async function subscribeToAll(log: TransactionLog, call: ReadCall, from: From, f
       if (!caughtUp) {
         caughtUp = true;
         await send(call, new ReadResp().setCaughtUp(new ReadResp.CaughtUp()));
+        // Events written while that went out are in the log already: look again before waiting.
+        continue;
       }
       await new Promise<void>((resolve) => (wake = resolve));
     }

@@ -27,6 +27,8 @@ export interface DoubleOptions {
   batchAppend?: boolean;
   /** The server's `MaxAppendSize` (1 MiB unless configured). */
   maxAppendSize?: number;
+  /** A node coming back after a restart: the same log, on the same port. */
+  restartOf?: EventStoreDbDouble;
 }
 
 const SERVER_VERSION = '24.10.0';
@@ -35,11 +37,13 @@ const FEATURES = 'event_store.client.server_features.serverfeatures';
 const STATS_STREAM = '$stats-127.0.0.1:2113';
 
 export async function startEventStoreDb(options: DoubleOptions = {}): Promise<EventStoreDbDouble> {
-  const log = new TransactionLog();
-  // A fresh node writes system events of its own before any client does.
-  log.append('$$$scavenges', 'any', [systemEvent('$metadata', { $maxAge: 2_592_000 })]);
+  const log = options.restartOf?.log ?? new TransactionLog();
   const collectStats = () => void log.append(STATS_STREAM, 'any', [systemEvent('$statsCollected', { 'proc-startTime': new Date().toISOString() })]);
-  collectStats();
+  if (!options.restartOf) {
+    // A fresh node writes system events of its own before any client does.
+    log.append('$$$scavenges', 'any', [systemEvent('$metadata', { $maxAge: 2_592_000 })]);
+    collectStats();
+  }
 
   const maxAppendSize = options.maxAppendSize ?? DEFAULT_MAX_APPEND_SIZE;
   const server = new Server();
@@ -55,7 +59,7 @@ export async function startEventStoreDb(options: DoubleOptions = {}): Promise<Ev
       reply(null, supportedMethods(options.batchAppend ?? true)),
   });
   const port = await new Promise<number>((resolve, reject) =>
-    server.bindAsync('127.0.0.1:0', ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
+    server.bindAsync(`127.0.0.1:${options.restartOf ? new URL(options.restartOf.url).port : 0}`, ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound))),
   );
   return {
     url: `esdb://127.0.0.1:${port}?tls=false`,

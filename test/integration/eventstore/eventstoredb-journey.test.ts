@@ -52,4 +52,16 @@ describe('the service with its log on EventStoreDB (EVENTSTORE_URL, the gRPC dou
     expect((await listener.get('/me/favorites/albums')).body).to.deep.equal(before.favorites);
     expect((await listener.get(`/library/albums/${albumId}`)).body).to.deep.equal(before.album);
   });
+
+  it('when the EventStoreDB node restarts, then the service reconnects: a new favorite is written and read back', async () => {
+    ({ albumId } = await givenMusic(app, 'Restart Band'));
+    await eventstore.close();
+    eventstore = await startEventStoreDb({ restartOf: eventstore });
+
+    const added = await listener.post('/me/favorites/albums', { canonical_id: albumId });
+    expect(added.status).to.equal(200);
+    const listed = await listener.get('/me/favorites/albums');
+    expect(listed.body.map((a: { id: string }) => a.id)).to.include(albumId);
+    expect(eventstore.log.all.filter((e) => e.type === 'FavoriteAdded')).to.have.length(2);
+  });
 });

@@ -57,7 +57,7 @@ export function appendHandler(log: TransactionLog, maxAppendSize: number) {
         const expected = appendExpected(options);
         reply(null, appendResponse(log.append(streamName(options.getStreamIdentifier()), expected, events), expected));
       } catch (error) {
-        reply({ code: status.INVALID_ARGUMENT, details: (error as Error).message });
+        reply({ code: error instanceof BadRequest ? status.INVALID_ARGUMENT : status.INTERNAL, details: (error as Error).message });
       }
     });
   };

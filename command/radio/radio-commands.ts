@@ -2,7 +2,6 @@ import type { AppContext } from '../../infra/context.ts';
 import { aggregate } from '../../infra/eventstore/aggregate.ts';
 import { handleCommand } from '../../infra/eventstore/command-handler.ts';
 import { findLiveRow } from '../../projectors/canonical/canonical-docs.reads.ts';
-import { openSessionIds } from '../../projectors/radio/radio-sessions.reads.ts';
 import type { WithoutMeta } from '../../shared/commands.ts';
 import { NotFound } from '../../shared/errors.ts';
 import type { Outcome, RadioSessionEvent, SeedKind, Signal } from '../../shared/events/radio.events.ts';
@@ -10,6 +9,7 @@ import { newId } from '../../shared/ids.ts';
 import { radioStream } from '../../shared/streams.ts';
 import type { SessionUser } from '../../shared/users.ts';
 import { callerSince } from '../me/account-since.ts';
+import { makeActive } from './active-session.ts';
 import { pickFacts } from './pick-facts.lookups.ts';
 import * as radioSession from './radio-session.decider.ts';
 import { type RadioSessionCommand, RadioSessionNotFound, type RadioSessionState, isOwn } from './radio-session.decider.ts';
@@ -33,19 +33,17 @@ export function radioCommands(ctx: AppContext, user: SessionUser) {
     return state;
   }
 
-  /** One active session per user: every other open one ends, replaced. */
-  async function endOthers(keep: string): Promise<void> {
-    for (const other of await openSessionIds(ctx.db, user.username)) if (other !== keep) await run(other, { type: 'EndSession', cause: 'replaced' });
-  }
+  const replace = async (other: string) => void (await run(other, { type: 'EndSession', cause: 'replaced' }));
 
   return {
     async start(seedKind: SeedKind, seedId: string): Promise<string> {
       const sessionId = newId();
       const seeded = await seedPool(ctx, user.username, seedKind, seedId);
-      await endOthers(sessionId);
-      const now = new Date();
-      const facts = await pickFacts(ctx.db, user.username, sessionId, seeded.pool, now);
-      await run(sessionId, { type: 'StartSession', seed: seeded.seed, poolSize: seeded.poolSize, pool: seeded.pool, wanted: seeded.wanted, facts }, now);
+      await makeActive(ctx, user, sessionId, async () => {
+        const now = new Date();
+        const facts = await pickFacts(ctx.db, user.username, sessionId, seeded.pool, now);
+        await run(sessionId, { type: 'StartSession', seed: seeded.seed, poolSize: seeded.poolSize, pool: seeded.pool, wanted: seeded.wanted, facts }, now);
+      }, replace);
       return sessionId;
     },
 
@@ -70,8 +68,7 @@ export function radioCommands(ctx: AppContext, user: SessionUser) {
 
     async resume(sessionId: string): Promise<void> {
       await own(sessionId);
-      await endOthers(sessionId);
-      await run(sessionId, { type: 'ResumeSession' });
+      await makeActive(ctx, user, sessionId, async () => void (await run(sessionId, { type: 'ResumeSession' })), replace);
     },
   };
 }

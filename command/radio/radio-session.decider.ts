@@ -73,7 +73,12 @@ export function decide(state: RadioSessionState, command: RadioSessionCommand): 
     const discoveries: RadioSessionEvent[] = wanted.length > 0 ? [{ type: 'RadioDiscoveriesWanted', data: { ...base, wanted } }] : [];
     return [started, ...discoveries, picked(evolve(state, started), session_id, facts, base)];
   }
-  if (!isOwn(state, username, userSince)) throw new RadioSessionNotFound();
+  if (!isOwn(state, username, userSince)) {
+    // Replacing a session not started yet (its start races this one and ends itself when it sees it
+    // was overtaken) or a deleted namesake's: nothing to end.
+    if (command.type === 'EndSession' && command.cause === 'replaced') return [];
+    throw new RadioSessionNotFound();
+  }
   switch (command.type) {
     case 'Advance': {
       if (state.status !== 'active') throw new SessionNotActive();

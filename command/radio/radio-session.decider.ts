@@ -10,17 +10,26 @@ export interface RadioSessionState {
   owner: string | null;
   startedAt: string | null;
   seedKind: SeedKind;
+  seedId: string;
+  seedLabel: string;
+  /** Playable candidates the seed found; `pool` keeps the best of them. */
+  poolSize: number;
   pool: PoolEntry[];
   picks: SessionSoFar['picks'];
   thumbs: SessionSoFar['thumbs'];
 }
 
-export const initialState = (): RadioSessionState => ({ status: 'none', owner: null, startedAt: null, seedKind: 'artist', pool: [], picks: [], thumbs: [] });
+export const initialState = (): RadioSessionState => ({
+  status: 'none', owner: null, startedAt: null, seedKind: 'artist', seedId: '', seedLabel: '', poolSize: 0, pool: [], picks: [], thumbs: [],
+});
 
 export function evolve(state: RadioSessionState, event: RadioSessionEvent): RadioSessionState {
   switch (event.type) {
     case 'RadioSessionStarted':
-      return { ...state, status: 'active', owner: event.data.username, startedAt: event.data.at, seedKind: event.data.seed_kind, pool: event.data.pool };
+      return {
+        ...state, status: 'active', owner: event.data.username, startedAt: event.data.at,
+        seedKind: event.data.seed_kind, seedId: event.data.seed_id, seedLabel: event.data.seed_label, poolSize: event.data.pool_size, pool: event.data.pool,
+      };
     case 'RadioTrackPicked':
       return { ...state, picks: [...state.picks, { trackId: event.data.canonical_track_id, artistId: event.data.artist_id, outcome: null }] };
     case 'RadioOutcomeLogged':

@@ -80,6 +80,33 @@ describe('radio: sessions', function () {
       expect(tracks[1]!.reason).to.include('similar to Depeche Mode (scrobbler 0.51)');
     });
 
+    it('the answer of an advance is the session as GET shows it, with the new track current', async () => {
+      const client = await listener();
+      const id = (await start(client, 'artist', ids().dm!)).body.session_id;
+      await advance(client, id, 'liked');
+      const answer = (await advance(client, id, 'skipped')).body;
+      const { tracks, ...shown } = (await client.get(`/radio/sessions/${id}`)).body;
+      expect(answer).to.deep.equal(shown);
+      expect(answer.current).to.deep.equal(tracks.at(-1));
+      expect(answer.current).to.include({ position: 3, outcome: null, feedback: null });
+    });
+
+    it('given the session ended or resumed by another process (the log moved past what this one folded), when advanced, then the log decides', async () => {
+      const { client, username } = await signedInAs(app, 'viewer');
+      const id = (await start(client, 'artist', ids().dm!)).body.session_id;
+      await advance(client, id);
+      const elsewhere = async (type: 'RadioSessionEnded' | 'RadioSessionResumed', extra: object) => {
+        const data = { session_id: id, username, at: new Date().toISOString(), ...extra };
+        await unitOfWork(app.ctx.readModels, () => app.ctx.store.append(radioStream(id), [{ type, data }], 'any'), { reactions: false });
+      };
+      await elsewhere('RadioSessionEnded', { cause: 'ended' });
+      expect((await advance(client, id)).status).to.equal(409);
+      await elsewhere('RadioSessionResumed', {});
+      const resumed = await advance(client, id);
+      expect(resumed.status).to.equal(200);
+      expect(resumed.body).to.include({ active: true, track_count: 3 });
+    });
+
     it('given an ended session, when advanced, then 409', async () => {
       const client = await listener();
       const id = (await start(client, 'artist', ids().dm!)).body.session_id;

@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { Database } from './database.ts';
 import { log } from '../logger.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { type EmbeddedDatabase, PGliteThread } from './pglite-thread.ts';
 
 // int8 comes back as a number: counts, and the bigint columns holding event integers, which the
 // event schemas keep within safe integers (PGlite does the same for safe values).
@@ -17,7 +18,7 @@ export interface DatabaseHandle {
   db: Kysely<Database>;
   engine: Engine;
   /** The PGlite instance when embedded, for its maintenance (CHECKPOINT, dumps in tests). */
-  pglite?: PGlite;
+  pglite?: EmbeddedDatabase;
   close(): Promise<void>;
 }
 
@@ -38,17 +39,22 @@ export async function openPostgres(connectionString: string, options: PoolOption
   return { db, engine: 'postgres', close: () => db.destroy() };
 }
 
-export async function openPGlite(source: { dataDir?: string; loadDataDir?: Blob }): Promise<DatabaseHandle> {
-  let pglite: PGlite;
-  if (source.dataDir) {
-    const dir = resolve(source.dataDir);
-    mkdirSync(dir, { recursive: true });
-    pglite = await PGlite.create(dir);
-  } else {
-    pglite = await PGlite.create(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {});
-  }
+/**
+ * `thread: 'own'` (the service's default) runs PGlite on a worker thread, so its SQL never blocks
+ * the event loop (see ./pglite-thread.ts); 'main' runs it here, which saves the message passing
+ * where nothing else waits on the loop (a replay, a test's short queries).
+ */
+export async function openPGlite(source: { dataDir?: string; loadDataDir?: Blob; thread?: 'own' | 'main' }): Promise<DatabaseHandle> {
+  const dataDir = source.dataDir ? resolve(source.dataDir) : undefined;
+  if (dataDir) mkdirSync(dataDir, { recursive: true });
+  const pglite = await (source.thread === 'main' ? inThisThread(dataDir, source.loadDataDir) : PGliteThread.create({ dataDir, loadDataDir: source.loadDataDir }));
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, engine: 'pglite', pglite, close: () => db.destroy() };
+}
+
+function inThisThread(dataDir: string | undefined, loadDataDir: Blob | undefined): Promise<PGlite> {
+  if (dataDir) return PGlite.create(dataDir);
+  return PGlite.create(loadDataDir ? { loadDataDir } : {});
 }
 
 /** The embedded default lives in DATA_DIR/pgdata; DATABASE_URL selects PostgreSQL. */

@@ -8,8 +8,6 @@ export interface RunnerOptions {
    * busy the API is. Unset on PostgreSQL, where requests have their own connections.
    */
   sliceMs?: () => number;
-  /** Awaited before each batch: lets the API go first on a shared connection. */
-  beforeBatch?: () => Promise<void>;
   /** First wait after a failed batch, doubling with each attempt (at most 30 s). Default 500 ms. */
   retryMs?: number;
   /** Failed attempts after which a projector stalls on the event it fails on. Default 6 (about 15 s). */

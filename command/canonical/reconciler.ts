@@ -65,13 +65,19 @@ async function timedFlush(batch: ReconcileBatch): Promise<AppendResult | undefin
   return result;
 }
 
+/**
+ * What ReconcileView reads. A batch waits for these only: the others (a user's dashboard behind a
+ * page of scrobbles just recorded) have no say in matching.
+ */
+const VIEW_READ_MODELS: ReadonlySet<string> = new Set(['canonical_docs', 'external_refs']);
+
 /** How long a batch waits for the read models to include every write before it (a long catch-up, a slow machine). */
 const CATCH_UP_MS = 120_000;
 
 async function runBatch(ctx: AppContext, observations: Observation[], actor: string | null, trustReadModel: boolean): Promise<string[]> {
-  // The view starts from the read model: matching on a stale one would mint duplicates, so wait for it (not just the bounded read-your-writes wait).
+  // The view starts from the read models it reads: matching on a stale one would mint duplicates, so wait for them (not just the bounded read-your-writes wait).
   const head = await ctx.store.headPosition();
-  const caughtUp = ctx.projections ? await ctx.projections.waiters.waitFor(head, CATCH_UP_MS) : await pollForPosition(ctx.db, head, CATCH_UP_MS);
+  const caughtUp = ctx.projections ? await ctx.projections.waiters.waitFor(head, CATCH_UP_MS, VIEW_READ_MODELS) : await pollForPosition(ctx.db, head, CATCH_UP_MS, VIEW_READ_MODELS);
   if (!caughtUp) throw new Conflict('the canonical read models are behind the log; try again later');
   const batch = new ReconcileBatch(ctx, actor, await ReconcileView.load(ctx.db, observations), trustReadModel);
   const ids: string[] = [];

@@ -170,10 +170,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
 
 /**
  * PGlite shares one connection with the API: short batches there (see RunnerOptions.sliceMs): 4 ms
- * while the API has served a request in the last second, 20 ms otherwise; each started once
- * requests leave a gap of a few milliseconds, or after 50 ms of a steady stream.
+ * while the API has served a request in the last second, 20 ms otherwise. A request's query takes
+ * the connection before any waiting batch, and PGlite runs on its own thread, so a batch running
+ * meanwhile holds a request back by its own length only: batches run back to back.
  */
 function runnerOptions(engine: Engine, activity: RequestActivity): RunnerOptions {
   if (engine !== 'pglite') return { batchSize: 500 };
-  return { batchSize: 500, sliceMs: () => (activity.busyWithin(1000) ? 4 : 20), beforeBatch: () => activity.quiet(3, 50) };
+  return { batchSize: 500, sliceMs: () => (activity.busyWithin(1000) ? 4 : 20) };
 }

@@ -65,10 +65,27 @@ export class ReconcileBatch {
     return id;
   }
 
-  /** Appends everything decided, one transaction on the Postgres store; undefined when nothing changed. */
+  /** Events decided and not appended yet. */
+  pending(): number {
+    let events = 0;
+    for (const a of this.appends.values()) events += a.events.length;
+    return events;
+  }
+
+  /**
+   * Appends everything decided so far, one transaction on the Postgres store; undefined when
+   * nothing changed. The batch goes on from the revisions written, so it may flush between
+   * observations: each observation's claims and entity events still land together.
+   */
   async flush(): Promise<AppendResult | undefined> {
     if (this.appends.size === 0) return undefined;
-    return this.ctx.store.appendMany([...this.appends].map(([streamId, a]) => ({ streamId, events: a.events, expectedRevision: a.expected })));
+    const result = await this.ctx.store.appendMany([...this.appends].map(([streamId, a]) => ({ streamId, events: a.events, expectedRevision: a.expected })));
+    for (const [stream, a] of this.appends) {
+      const loaded = this.claims.get(stream) ?? this.entities.get(stream);
+      if (loaded) loaded.expected = revisionAfter(a.expected, a.events.length);
+    }
+    this.appends.clear();
+    return result;
   }
 
   private async register(kind: Kind): Promise<string> {
@@ -152,4 +169,9 @@ export class ReconcileBatch {
     this.appends.set(stream, pending);
     return written;
   }
+}
+
+function revisionAfter(expected: ExpectedRevision, appended: number): ExpectedRevision {
+  if (expected === 'no_stream') return appended - 1;
+  return typeof expected === 'number' ? expected + appended : expected;
 }

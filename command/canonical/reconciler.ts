@@ -1,5 +1,6 @@
 import type { AppContext } from '../../infra/context.ts';
-import { WrongExpectedVersionError } from '../../infra/eventstore/event-store.ts';
+import { type AppendResult, WrongExpectedVersionError } from '../../infra/eventstore/event-store.ts';
+import { HoldBudget } from '../../infra/db/hold-budget.ts';
 import { Conflict } from '../../shared/errors.ts';
 import { pollForPosition } from '../../infra/projections/wait-for-position.ts';
 import type { Observation } from './observation.ts';
@@ -30,7 +31,8 @@ export async function reconcile(ctx: AppContext, observation: Observation, actor
  * Reconciles a batch with the same rules and evidence as one `reconcile` after another, in a few
  * reads, one append and one catch-up of the read models: observations later in the batch match what earlier ones
  * created. Returns the canonical id of each observation, in order. Callers pass a few hundred to
- * a few thousand observations at a time (the batch is one transaction on the Postgres store).
+ * a few thousand observations at a time (one transaction on PostgreSQL; short ones on the embedded
+ * database, see EMBEDDED_APPEND_MS).
  */
 export function reconcileMany(ctx: AppContext, observations: Observation[], actor: string | null = null): Promise<string[]> {
   if (observations.length === 0) return Promise.resolve([]);
@@ -47,18 +49,44 @@ export function reconcileMany(ctx: AppContext, observations: Observation[], acto
   });
 }
 
+/**
+ * On the embedded database a request waits for the append under way: a batch appends in parts of
+ * about this long, cut between observations (each observation's events commit together; a part
+ * that fails retries the batch, which finds the earlier parts' claims and adds nothing for them).
+ */
+const EMBEDDED_APPEND_MS = 10;
+const embeddedAppends = new HoldBudget(() => EMBEDDED_APPEND_MS, { min: 20, max: 2000, start: 200 });
+
+async function timedFlush(batch: ReconcileBatch): Promise<AppendResult | undefined> {
+  const events = batch.pending();
+  const started = performance.now();
+  const result = await batch.flush();
+  embeddedAppends.record(events, performance.now() - started);
+  return result;
+}
+
+/**
+ * What ReconcileView reads. A batch waits for these only: the others (a user's dashboard behind a
+ * page of scrobbles just recorded) have no say in matching.
+ */
+const VIEW_READ_MODELS: ReadonlySet<string> = new Set(['canonical_docs', 'external_refs']);
+
 /** How long a batch waits for the read models to include every write before it (a long catch-up, a slow machine). */
 const CATCH_UP_MS = 120_000;
 
 async function runBatch(ctx: AppContext, observations: Observation[], actor: string | null, trustReadModel: boolean): Promise<string[]> {
-  // The view starts from the read model: matching on a stale one would mint duplicates, so wait for it (not just the bounded read-your-writes wait).
+  // The view starts from the read models it reads: matching on a stale one would mint duplicates, so wait for them (not just the bounded read-your-writes wait).
   const head = await ctx.store.headPosition();
-  const caughtUp = ctx.projections ? await ctx.projections.waiters.waitFor(head, CATCH_UP_MS) : await pollForPosition(ctx.db, head, CATCH_UP_MS);
+  const caughtUp = ctx.projections ? await ctx.projections.waiters.waitFor(head, CATCH_UP_MS, VIEW_READ_MODELS) : await pollForPosition(ctx.db, head, CATCH_UP_MS, VIEW_READ_MODELS);
   if (!caughtUp) throw new Conflict('the canonical read models are behind the log; try again later');
   const batch = new ReconcileBatch(ctx, actor, await ReconcileView.load(ctx.db, observations), trustReadModel);
   const ids: string[] = [];
-  for (const observation of observations) ids.push(await batch.reconcile(observation));
-  const result = await batch.flush();
+  let result: AppendResult | undefined;
+  for (const observation of observations) {
+    ids.push(await batch.reconcile(observation));
+    if (ctx.engine === 'pglite' && batch.pending() >= embeddedAppends.size()) result = (await timedFlush(batch)) ?? result;
+  }
+  result = (await batch.flush()) ?? result;
   // Callers look the ids up in the canonical read models right away (a resolve answers the doc).
   await ctx.readModels.catchUp(result?.position);
   return ids;

@@ -10,11 +10,11 @@ import { oneByOneStamper } from './stamp-one-by-one.ts';
 
 const LOOKUP_CHUNK = 1000;
 /**
- * Observations per reconcile batch. A page of new names is a thousand events or so, appended in
- * one transaction that holds the embedded connection while the API waits: batches of this size
- * keep each hold short, and later ones find the earlier ones' entities by their refs.
+ * Observations per reconcile batch: a page's new names at once. Each batch waits for the canonical
+ * read models before and after it, which is most of its time; its appends are cut into short
+ * holds of the embedded connection by the reconciler itself.
  */
-const RECONCILE_CHUNK = 100;
+const RECONCILE_CHUNK = 1000;
 const refKey = (kind: Kind, externalId: string) => `${kind}\u0000${externalId}`;
 const named = (row: ScrobbleRow) => row.artist.trim() !== '' && row.track.trim() !== '';
 const mbid = (value: string | null) => (value ? { mbid: value } : {});

@@ -6,6 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import type { Database } from './database.ts';
 import { log } from '../logger.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
+import { type EmbeddedDatabase, type EmbeddedOptions, PGliteThread } from './pglite-thread.ts';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -13,7 +14,7 @@ export interface DatabaseHandle {
   db: Kysely<Database>;
   engine: Engine;
   /** The PGlite instance when embedded, for its maintenance (CHECKPOINT, dumps in tests). */
-  pglite?: PGlite;
+  pglite?: EmbeddedDatabase;
   close(): Promise<void>;
 }
 
@@ -40,21 +41,25 @@ export async function openPostgres(connectionString: string, options: PoolOption
 }
 
 /**
+/**
  * PGlite's default shared_buffers (128 MB) is most of an idle service's memory, and the embedded
  * database's files sit in the OS page cache anyway: 16 MB holds the hot read models.
  */
 const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
 
-export async function openPGlite(source: { dataDir?: string; loadDataDir?: Blob }): Promise<DatabaseHandle> {
-  let pglite: PGlite;
-  if (source.dataDir) {
-    const dir = resolve(source.dataDir);
-    mkdirSync(dir, { recursive: true });
-    seedFromTemplate(dir);
-    pglite = await PGlite.create(dir, { startParams: EMBEDDED_START_PARAMS });
-  } else {
-    pglite = await PGlite.create({ startParams: EMBEDDED_START_PARAMS, ...(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {}) });
+/**
+ * `thread: 'own'` (the service's default) runs PGlite on a worker thread, so its SQL never blocks
+ * the event loop (see ./pglite-thread.ts); 'main' runs it here, which saves the message passing
+ * where nothing else waits on the loop (a replay, a test's short queries).
+ */
+export async function openPGlite(source: { dataDir?: string; loadDataDir?: Blob; thread?: 'own' | 'main' }): Promise<DatabaseHandle> {
+  const dataDir = source.dataDir ? resolve(source.dataDir) : undefined;
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    seedFromTemplate(dataDir);
   }
+  const options = { dataDir, loadDataDir: source.loadDataDir, startParams: EMBEDDED_START_PARAMS };
+  const pglite = await (source.thread === 'main' ? inThisThread(options) : PGliteThread.create(options));
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, engine: 'pglite', pglite, close: () => db.destroy() };
 }
@@ -67,6 +72,11 @@ function seedFromTemplate(dir: string): void {
   const template = fileURLToPath(new URL('../../pgdata-template', import.meta.url));
   if (existsSync(join(dir, 'PG_VERSION')) || !existsSync(join(template, 'PG_VERSION'))) return;
   cpSync(template, dir, { recursive: true });
+}
+
+function inThisThread({ dataDir, loadDataDir, startParams }: EmbeddedOptions): Promise<PGlite> {
+  if (dataDir) return PGlite.create(dataDir, { startParams });
+  return PGlite.create({ startParams, ...(loadDataDir ? { loadDataDir } : {}) });
 }
 
 /** The embedded default lives in DATA_DIR/pgdata; DATABASE_URL selects PostgreSQL. */

@@ -1,4 +1,4 @@
-import type { PGlite } from '@electric-sql/pglite';
+import type { EmbeddedDatabase } from './pglite-thread.ts';
 import { log } from '../logger.ts';
 
 const MAINTAIN_EVERY_MS = 60_000;
@@ -26,7 +26,7 @@ interface TableActivity {
  * autovacuum's thresholds, one statement at a time, each after a quiet moment of the API (the
  * connection is shared, so a statement holds requests back while it runs).
  */
-export function startEmbeddedMaintenance(pglite: PGlite, quietMoment: () => Promise<void>): () => void {
+export function startEmbeddedMaintenance(pglite: EmbeddedDatabase, quietMoment: () => Promise<void>): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
@@ -39,7 +39,7 @@ export function startEmbeddedMaintenance(pglite: PGlite, quietMoment: () => Prom
   return () => clearInterval(timer);
 }
 
-export async function maintain(pglite: PGlite, quietMoment: () => Promise<void>): Promise<void> {
+export async function maintain(pglite: EmbeddedDatabase, quietMoment: () => Promise<void>): Promise<void> {
   await pglite.exec('CHECKPOINT');
   for (const table of await tablesDue(pglite)) {
     const vacuum = table.dead > VACUUM_DUE.base + VACUUM_DUE.scale * table.live;
@@ -53,7 +53,7 @@ export async function maintain(pglite: PGlite, quietMoment: () => Promise<void>)
   }
 }
 
-async function tablesDue(pglite: PGlite): Promise<TableActivity[]> {
+async function tablesDue(pglite: EmbeddedDatabase): Promise<TableActivity[]> {
   const { rows } = await pglite.query<{ name: string; live: number | bigint; dead: number | bigint; modified: number | bigint; never_analyzed: boolean }>(
     `select s.relname as name, s.n_live_tup as live, s.n_dead_tup as dead, s.n_mod_since_analyze as modified,
             (c.reltuples < 0 and pg_relation_size(c.oid) > ${NEVER_ANALYZED_BYTES}) as never_analyzed

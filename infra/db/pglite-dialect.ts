@@ -1,4 +1,3 @@
-import type { PGlite } from '@electric-sql/pglite';
 import {
   type CompiledQuery,
   type DatabaseConnection,
@@ -12,6 +11,7 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import { isBackground } from './work-class.ts';
+import type { EmbeddedDatabase } from './pglite-thread.ts';
 
 /**
  * Kysely over PGlite. PGlite is one connection, so a connection is a lock: a transaction holds it
@@ -19,7 +19,7 @@ import { isBackground } from './work-class.ts';
  * ./work-class.ts). Never call the outer `db` inside a transaction.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: EmbeddedDatabase) {}
   createAdapter() {
     return new PostgresAdapter();
   }
@@ -37,7 +37,7 @@ export class PGliteDialect implements Dialect {
 class PGliteDriver implements Driver {
   private readonly connection: PGliteConnection;
   private readonly turns = new ConnectionTurns();
-  constructor(private readonly pglite: PGlite) {
+  constructor(private readonly pglite: EmbeddedDatabase) {
     this.connection = new PGliteConnection(pglite);
   }
   async init(): Promise<void> {}
@@ -92,7 +92,7 @@ class ConnectionTurns {
 
 class PGliteConnection implements DatabaseConnection {
   release: () => void = () => {};
-  constructor(private readonly pglite: PGlite) {}
+  constructor(private readonly pglite: EmbeddedDatabase) {}
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     const result = await this.pglite.query<R>(compiled.sql, compiled.parameters as unknown[]);
     const affected = result.affectedRows;

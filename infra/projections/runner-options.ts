@@ -8,7 +8,7 @@ export interface RunnerOptions {
    * busy the API is. Unset on PostgreSQL, where requests have their own connections.
    */
   sliceMs?: () => number;
-  /** Awaited before each batch: lets the API go first on a shared connection. */
+  /** Awaited before each batch: a test seam, to hold a rebuild part-way. */
   beforeBatch?: () => Promise<void>;
   /** First wait after a failed batch, doubling with each attempt (at most 30 s). Default 500 ms. */
   retryMs?: number;

@@ -223,7 +223,6 @@ export class ProjectionRunner {
   /** Past the bound: applies the events before the one the projector fails on, and stops it there. */
   private async stall(lane: Lane, upTo: Position | undefined): Promise<void> {
     const projector = lane.projectors[0]!;
-    await this.options.beforeBatch?.();
     const batch = await this.readBatch(lane, upTo);
     const located = await this.stalls.stop(this.db, projector, batch, lane.position, lane.rebuilding && upTo ? 'rebuilding' : 'live', lane.shadow);
     this.notify([[projector, located.applied]]);

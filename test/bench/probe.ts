@@ -1,8 +1,8 @@
 import { Worker } from 'node:worker_threads';
 
 /**
- * A client on its own thread: the service runs PGlite's SQL on the main thread, so a client that
- * shared that event loop would time its own waits too. The probe sends sequential keep-alive GETs
+ * A client on its own thread: a client that shared the service's event loop would time its own
+ * waits too (the service's work, and PGlite's SQL where it runs on the main thread). The probe sends sequential keep-alive GETs
  * over loopback and records, per request, the wall-clock time it was sent and its latency.
  */
 export interface Sample {

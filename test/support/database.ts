@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { PGlite } from '@electric-sql/pglite';
 import { Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { type DatabaseHandle, type PoolOptions, openPGlite, openPostgres } from '../../infra/db/create-db.ts';
 import { PGliteDialect } from '../../infra/db/pglite-dialect.ts';
+import type { EmbeddedDatabase } from '../../infra/db/pglite-thread.ts';
 import type { Database } from '../../infra/db/database.ts';
 import { migrate, migrationNames } from '../../infra/db/migrations/index.ts';
 
@@ -52,17 +52,17 @@ export async function freshDatabase(pool: PoolOptions = {}): Promise<DatabaseHan
   };
 }
 
-const idlePGlites: PGlite[] = [];
+const idlePGlites: EmbeddedDatabase[] = [];
 /** The migrated schema's tables: emptied between files; tables a test made itself are dropped. */
 let templateTables: string[] = [];
 
-async function resetToTemplate(pglite: PGlite): Promise<void> {
+async function resetToTemplate(pglite: EmbeddedDatabase): Promise<void> {
   const extra = (await publicTables(pglite)).filter((t) => !templateTables.includes(t));
   if (extra.length > 0) await pglite.exec(`drop table ${extra.join(', ')} cascade`);
   await pglite.exec(`truncate ${templateTables.join(', ')} restart identity`);
 }
 
-async function publicTables(pglite: PGlite): Promise<string[]> {
+async function publicTables(pglite: EmbeddedDatabase): Promise<string[]> {
   const { rows } = await pglite.query<{ name: string }>(`select quote_ident(tablename) as name from pg_tables where schemaname = 'public' and tablename not like 'kysely_migration%'`);
   return rows.map((r) => r.name);
 }

@@ -1,0 +1,48 @@
+// The embedded database's own thread: PGlite runs its SQL synchronously, so on the service's main
+// thread a long statement would also stop the event loop (no request could even be read). Plain
+// JavaScript importing PGlite only, so it runs the same under tsx and from compiled output.
+// Messages: { id, op: 'query' | 'exec' | 'dump' | 'close', ... } in, { id, result } or { id, error } out.
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+
+const pglite = await open(workerData);
+
+async function open({ dataDir, loadDataDir, startParams }) {
+  if (dataDir) return PGlite.create(dataDir, { startParams });
+  return PGlite.create({ startParams, ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {}) });
+}
+
+async function answer(message) {
+  switch (message.op) {
+    case 'query': {
+      const { rows, affectedRows } = await pglite.query(message.sql, message.params);
+      return { result: { rows, affectedRows } };
+    }
+    case 'exec':
+      return { result: (await pglite.exec(message.sql)).map(({ rows, affectedRows }) => ({ rows, affectedRows })) };
+    case 'dump': {
+      const tar = await (await pglite.dumpDataDir(message.compression)).arrayBuffer();
+      return { result: tar, transfer: [tar] };
+    }
+    case 'close':
+      await pglite.close();
+      return { result: undefined };
+    default:
+      throw new Error(`unknown operation ${message.op}`);
+  }
+}
+
+/** An error crosses the thread as its own fields (SQLSTATE code, detail, constraint), which a clone of the Error drops. */
+function fieldsOf(error) {
+  if (!(error instanceof Error)) return { message: String(error) };
+  const fields = Object.fromEntries(Object.entries(error).filter(([, value]) => ['string', 'number'].includes(typeof value)));
+  return { ...fields, name: error.name, message: error.message, stack: error.stack };
+}
+
+parentPort.on('message', (message) => {
+  answer(message).then(
+    ({ result, transfer }) => parentPort.postMessage({ id: message.id, result }, transfer ?? []),
+    (error) => parentPort.postMessage({ id: message.id, error: fieldsOf(error) }),
+  );
+});
+parentPort.postMessage({ ready: true });

@@ -28,12 +28,3 @@ export function feedbackSums(db: Kysely<Database>, username: string, exceptSessi
 }
 
 export const tally = (r: Tally): Tally => ({ ups: Number(r.ups), downs: Number(r.downs), skips: Number(r.skips) });
-
-/** The user's radio feedback from every session but `exceptSession`, summed by track and by artist. */
-export async function feedbackElsewhere(db: Kysely<Database>, username: string, exceptSession: string) {
-  const [tracks, artists] = await Promise.all([feedbackSums(db, username, exceptSession, 'canonical_track_id').execute(), feedbackSums(db, username, exceptSession, 'artist_id').execute()]);
-  return {
-    tracks: new Map(tracks.map((r) => [r.key, tally(r)])),
-    artists: new Map(artists.map((r) => [r.key, tally(r)])),
-  };
-}

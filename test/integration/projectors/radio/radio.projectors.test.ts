@@ -1,9 +1,11 @@
 import { expect } from 'chai';
 import type { DatabaseHandle } from '../../../../infra/db/create-db.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../../../infra/db/database.ts';
 import type { Projector, StoredEvent } from '../../../../infra/projections/projector.ts';
 import { listDiscoveries } from '../../../../projectors/radio/radio-discoveries.reads.ts';
 import { radioDiscoveriesProjector } from '../../../../projectors/radio/radio-discoveries.projector.ts';
-import { feedbackElsewhere } from '../../../../projectors/radio/radio-feedback.reads.ts';
+import { feedbackSums, tally } from '../../../../projectors/radio/radio-feedback.reads.ts';
 import { radioFeedbackProjector } from '../../../../projectors/radio/radio-feedback.projector.ts';
 import { findSession, recentSessions } from '../../../../projectors/radio/radio-sessions.reads.ts';
 import { radioSessionsProjector } from '../../../../projectors/radio/radio-sessions.projector.ts';
@@ -74,3 +76,12 @@ describe('radio projectors', () => {
     expect((await recentSessions(database.db, 'bob', 10)).map((s) => s.session_id)).to.deep.equal(['S3']);
   });
 });
+
+/** The user's radio feedback from every session but `exceptSession`, summed by track and by artist. */
+async function feedbackElsewhere(db: Kysely<Database>, username: string, exceptSession: string) {
+  const [tracks, artists] = await Promise.all([feedbackSums(db, username, exceptSession, 'canonical_track_id').execute(), feedbackSums(db, username, exceptSession, 'artist_id').execute()]);
+  return {
+    tracks: new Map(tracks.map((r) => [r.key, tally(r)])),
+    artists: new Map(artists.map((r) => [r.key, tally(r)])),
+  };
+}

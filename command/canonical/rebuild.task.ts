@@ -1,20 +1,21 @@
-import type { ProjectionRunner } from '../../infra/projections/runner.ts';
 import type { TaskDefinition } from '../../infra/tasks/task.ts';
+import type { RebuildReadModels } from '../../infra/projections/rebuild-port.ts';
 import { rebuildableReadModels } from '../../projectors/registry.ts';
 
 export const REBUILD_TASK = 'canonical.rebuild';
 
 /**
  * Replays the log into the canonical read models. User data lives in the log too and is never
- * touched; nothing is deleted from the log.
+ * touched; nothing is deleted from the log. Resumable: a worker that takes over the task after its
+ * first one died follows the same rebuild (on PostgreSQL) or replays again (embedded, one process).
  */
-export function rebuildTask(projections: ProjectionRunner | undefined): TaskDefinition {
+export function rebuildTask(rebuild: RebuildReadModels): TaskDefinition {
   return {
     name: REBUILD_TASK,
+    resumable: true,
     async run(ctx) {
-      if (!projections) throw new Error('this process does not run the projector role');
       const started = Date.now();
-      const events = await projections.rebuild(rebuildableReadModels, (p) => void ctx.progress({ ...p, read_models: rebuildableReadModels }));
+      const events = await rebuild(ctx.taskId, rebuildableReadModels, (p) => void ctx.progress({ ...p, read_models: rebuildableReadModels }), ctx.signal);
       // The count taken at the start misses what was appended during the replay: end on the real figures.
       await ctx.progress({ processed: events, total: events, read_models: rebuildableReadModels });
       return { read_models: rebuildableReadModels, events_replayed: events, seconds: (Date.now() - started) / 1000 };

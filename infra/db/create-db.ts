@@ -18,6 +18,8 @@ export interface DatabaseHandle {
   engine: Engine;
   /** The PGlite instance when embedded, for its maintenance (CHECKPOINT, dumps in tests). */
   pglite?: PGlite;
+  /** The PostgreSQL database's address, for connections outside the pool (locks, LISTEN). */
+  connectionString?: string;
   close(): Promise<void>;
 }
 
@@ -35,7 +37,7 @@ export async function openPostgres(connectionString: string, options: PoolOption
   // An idle connection dropped by the server (restart, admin command) must not crash the process.
   pool.on('error', (error) => log.warn('database connection lost', { error: error.message }));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', close: () => db.destroy() };
+  return { db, engine: 'postgres', connectionString, close: () => db.destroy() };
 }
 
 export async function openPGlite(source: { dataDir?: string; loadDataDir?: Blob }): Promise<DatabaseHandle> {

@@ -1,12 +1,19 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Position, RecordedEvent } from '../eventstore/event-store.ts';
-import { saveCheckpoints } from './checkpoints.ts';
+import { CheckpointMoved, guardCheckpoints, saveCheckpoints } from './checkpoints.ts';
 import type { Projector, StoredEvent } from './projector.ts';
 
 export interface BatchOutcome {
   applied: [Projector, StoredEvent[]][];
   failed: [Projector, unknown][];
+}
+
+/** Where a batch moves its checkpoints to, and from where it started (the compare of the compare-and-set). */
+export interface BatchCheckpoint {
+  position: Position;
+  state: 'live' | 'rebuilding';
+  from: Position;
 }
 
 export function handledBy(projector: Projector, events: RecordedEvent[]): StoredEvent[] {
@@ -19,23 +26,29 @@ export function handledBy(projector: Projector, events: RecordedEvent[]): Stored
  * Should one throw, that attempt is rolled back whole and the batch runs again with each projector
  * in a savepoint of its own, so the one that throws is rolled back alone and the others' rows and
  * checkpoints still commit. A failure outside a projector (the database itself) fails the batch.
+ * `checkpoint.from` is where the batch starts: checkpoints that moved past it fail the batch (CAS).
  */
 export async function applyBatch(
   db: Kysely<Database>,
   projectors: Projector[],
   batch: RecordedEvent[],
-  checkpoint: { position: Position; state: 'live' | 'rebuilding' },
+  checkpoint: BatchCheckpoint,
   idleToo = true,
 ): Promise<BatchOutcome> {
   const work = projectors.map((p) => [p, handledBy(p, batch)] as [Projector, StoredEvent[]]).filter(([, handled]) => handled.length > 0);
   const straight = await db
     .transaction()
     .execute(async (trx) => {
+      const moved = moving(projectors, work, idleToo);
+      await guardCheckpoints(trx, moved.map((p) => p.name), checkpoint.from);
       for (const [projector, handled] of work) await projector.apply(trx, handled);
-      await saveCheckpoints(trx, moving(projectors, work, idleToo).map((p) => ({ name: p.name, version: p.version, ...checkpoint })));
+      await saveCheckpoints(trx, moved.map((p) => ({ name: p.name, version: p.version, position: checkpoint.position, state: checkpoint.state })));
       return { applied: work, failed: [] } satisfies BatchOutcome;
     })
-    .catch(() => undefined);
+    .catch((error: unknown) => {
+      if (error instanceof CheckpointMoved) throw error;
+      return undefined;
+    });
   return straight ?? applyIsolated(db, projectors, work, checkpoint, idleToo);
 }
 
@@ -48,10 +61,11 @@ async function applyIsolated(
   db: Kysely<Database>,
   projectors: Projector[],
   work: [Projector, StoredEvent[]][],
-  checkpoint: { position: Position; state: 'live' | 'rebuilding' },
+  checkpoint: BatchCheckpoint,
   idleToo: boolean,
 ): Promise<BatchOutcome> {
   return db.transaction().execute(async (trx) => {
+    await guardCheckpoints(trx, moving(projectors, work, idleToo).map((p) => p.name), checkpoint.from);
     const outcome: BatchOutcome = { applied: [], failed: [] };
     for (const [projector, handled] of work) {
       const error = await applyAlone(trx, projector, handled);
@@ -59,7 +73,7 @@ async function applyIsolated(
       else outcome.failed.push([projector, error]);
     }
     const moved = moving(projectors, work, idleToo).filter((p) => !outcome.failed.some(([f]) => f === p));
-    await saveCheckpoints(trx, moved.map((p) => ({ name: p.name, version: p.version, ...checkpoint })));
+    await saveCheckpoints(trx, moved.map((p) => ({ name: p.name, version: p.version, position: checkpoint.position, state: checkpoint.state })));
     return outcome;
   });
 }
@@ -97,6 +111,7 @@ export async function locateFailure(
   record: (trx: Transaction<Database>, located: Located) => Promise<void>,
 ): Promise<Located> {
   return db.transaction().execute(async (trx) => {
+    await guardCheckpoints(trx, [projector.name], from);
     const located: Located = { position: from, applied: [] };
     for (const event of batch) {
       const [handled] = handledBy(projector, [event]);

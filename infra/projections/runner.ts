@@ -7,7 +7,7 @@ import { inBackground } from '../db/work-class.ts';
 import { type EventStore, type Position, type RecordedEvent, START, comparePositions } from '../eventstore/event-store.ts';
 import { type BatchOutcome, applyBatch } from './apply-batch.ts';
 import { BatchSizer } from './batch-sizer.ts';
-import { readCheckpoints, saveCheckpoints } from './checkpoints.ts';
+import { CheckpointMoved, readCheckpoints, saveCheckpoints } from './checkpoints.ts';
 import { type Lane, lanesAtStart, leaderOf, mergeLanes, promoteLeader } from './lanes.ts';
 import { type Projector, type StoredEvent, projectorsHandling } from './projector.ts';
 import { RebuildRequests, type RebuildProgress } from './rebuild-requests.ts';
@@ -64,6 +64,9 @@ export class ProjectionRunner {
    * stalled before gets one more attempt (a fixed or upgraded projector carries on).
    */
   async start(): Promise<void> {
+    // Started again after a stop when this process owns the projections once more (docs/deploy.md).
+    this.stopped = false;
+    this.wake = new AbortController();
     const stored = await readCheckpoints(this.db);
     const bumped = this.projectors.filter((p) => stored.get(p.name)?.version !== p.version);
     if (bumped.length > 0) {
@@ -83,6 +86,12 @@ export class ProjectionRunner {
     this.stopped = true;
     this.wake.abort();
     await this.loop;
+    this.loop = undefined;
+  }
+
+  /** Whether this process runs the projections now (a second projector process waits for the lease). */
+  get running(): boolean {
+    return this.loop !== undefined && !this.stopped;
   }
 
   /** Called after each committed batch with the events a projector applied (cache invalidation). */
@@ -121,6 +130,13 @@ export class ProjectionRunner {
         if (!progressed) await waitForLog(this.store, this.lanes, this.steppedAt, this.wake.signal);
         else await yieldToIo();
       } catch (error) {
+        if (error instanceof CheckpointMoved) {
+          // Another process owns these projectors now: this one stops and waits for the lease again.
+          log.error('projections: stopping, another process moved the checkpoints', { error: error.message });
+          this.stopped = true;
+          this.options.lostOwnership?.();
+          return;
+        }
         // Not a projector's failure (those are handled per projector): the database or the log.
         failures += 1;
         const delay = backoff(this.options, failures);
@@ -167,7 +183,7 @@ export class ProjectionRunner {
     // The checkpoints of projectors with nothing in the batch move at most once a second: a restart
     // re-reads a little more for them, and each batch writes a few rows instead of one per projector.
     const idleToo = performance.now() - this.idleCheckpointedAt >= IDLE_CHECKPOINT_MS;
-    const outcome = await applyBatch(this.db, lane.projectors, batch, { position: last, state: lane.rebuilding && upTo ? 'rebuilding' : 'live' }, idleToo);
+    const outcome = await applyBatch(this.db, lane.projectors, batch, { position: last, state: lane.rebuilding && upTo ? 'rebuilding' : 'live', from }, idleToo);
     if (idleToo) this.idleCheckpointedAt = performance.now();
     lane.projectors = lane.projectors.filter((p) => !outcome.failed.some(([failed]) => failed === p));
     lane.position = last;

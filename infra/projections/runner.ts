@@ -7,7 +7,7 @@ import { inBackground } from '../db/work-class.ts';
 import { type EventStore, type Position, type RecordedEvent, START, comparePositions } from '../eventstore/event-store.ts';
 import { type BatchOutcome, applyBatch } from './apply-batch.ts';
 import { BatchSizer } from './batch-sizer.ts';
-import { CheckpointMoved, readCheckpoints, saveCheckpoints } from './checkpoints.ts';
+import { CheckpointMoved, guardCheckpoints, readCheckpoints, saveCheckpoints } from './checkpoints.ts';
 import { type Lane, lanesAtStart, leaderOf, mergeLanes, promoteLeader } from './lanes.ts';
 import { type Projector, type StoredEvent, projectorsHandling } from './projector.ts';
 import { RebuildRequests, type RebuildProgress } from './rebuild-requests.ts';
@@ -41,6 +41,8 @@ export class ProjectionRunner {
   /** When the last step began: failing lanes due by then had their turn. */
   private steppedAt = 0;
   private idleCheckpointedAt = 0;
+  /** A batch left idle projectors' checkpoints behind: written when the log runs dry (others poll them). */
+  private idleBehind = false;
   readonly waiters: ProjectorWaiters;
 
   constructor(
@@ -127,6 +129,7 @@ export class ProjectionRunner {
         await this.startPendingRebuilds();
         const progressed = await this.step();
         failures = 0;
+        if (!progressed && this.idleBehind) await this.checkpointIdle();
         if (!progressed) await waitForLog(this.store, this.lanes, this.steppedAt, this.wake.signal);
         else await yieldToIo();
       } catch (error) {
@@ -185,6 +188,7 @@ export class ProjectionRunner {
     const idleToo = performance.now() - this.idleCheckpointedAt >= IDLE_CHECKPOINT_MS;
     const outcome = await applyBatch(this.db, lane.projectors, batch, { position: last, state: lane.rebuilding && upTo ? 'rebuilding' : 'live', from }, idleToo);
     if (idleToo) this.idleCheckpointedAt = performance.now();
+    this.idleBehind ||= !idleToo;
     lane.projectors = lane.projectors.filter((p) => !outcome.failed.some(([failed]) => failed === p));
     lane.position = last;
     if (earlier && outcome.failed.length === 0) {
@@ -206,6 +210,22 @@ export class ProjectionRunner {
     let batch = await this.store.readAll({ after: lane.position, maxCount: this.sizer.sizeOf(lane), withDataOf });
     if (upTo) batch = batch.filter((e) => comparePositions(e.position, upTo) <= 0);
     return this.sizer.cutByWeight(lane, batch);
+  }
+
+  /**
+   * The log ran dry: the checkpoints of projectors that had nothing in the last batches catch up with
+   * their lanes, so processes that poll the checkpoints (an API without the projector role) see every
+   * read model at the head, not only those that applied something.
+   */
+  private async checkpointIdle(): Promise<void> {
+    const lanes = this.lanes.filter((l) => !l.failure && l.projectors.length > 0);
+    await this.db.transaction().execute(async (trx) => {
+      for (const lane of lanes) {
+        await guardCheckpoints(trx, lane.projectors.map((p) => p.name), lane.position);
+        await saveCheckpoints(trx, lane.projectors.map((p) => ({ name: p.name, version: p.version, position: lane.position, state: lane.rebuilding ? 'rebuilding' : 'live' })));
+      }
+    });
+    this.idleBehind = false;
   }
 
   /** A projector's batch failed: it leaves its lane for one of its own at `at`, retried after a backoff. */

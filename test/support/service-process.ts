@@ -30,8 +30,19 @@ export interface ServiceProcess {
  * no pacing); the process is the npm one, as a service manager would hold it.
  */
 export function npmStart(env: Record<string, string>): ServiceProcess {
-  const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PASSWORD_SCRYPT_N: '1024', NODE_ENV: 'test', UPSTREAM_PACING: 'off' };
-  const child = spawn('npm', ['start', '--silent'], { cwd: repoRoot, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return tracked(spawn('npm', ['start', '--silent'], { cwd: repoRoot, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+/** The service's own node process, no npm between: `kill -9` of it is the death of the service. */
+export function nodeStart(env: Record<string, string>): ServiceProcess {
+  return tracked(spawn(process.execPath, ['--import', 'tsx', 'infra/main.ts'], { cwd: repoRoot, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+function baseEnv(): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PASSWORD_SCRYPT_N: '1024', NODE_ENV: 'test', UPSTREAM_PACING: 'off' };
+}
+
+function tracked(child: ChildProcess): ServiceProcess {
   let output = '';
   const listeners = new Set<() => void>();
   const onData = (chunk: Buffer) => {

@@ -32,9 +32,9 @@ import { usernameKey } from '../shared/usernames.ts';
 import { taskDefinitions, taskSchedules } from './tasks/registry.ts';
 import { startSchedules } from './tasks/schedule.ts';
 import { TaskRunner } from './tasks/runner.ts';
-import { type RunningReactor, startReactor } from './reactors/reactor.ts';
+import { type RunningReactor, reactorOwnership, startReactor } from './reactors/reactor.ts';
 import { reactors } from './reactors/registry.ts';
-import { type ProjectionOwnership, projectionOwnership } from './projections/ownership.ts';
+import { type Ownership, lockOwnership } from './db/lock-ownership.ts';
 import { requestRebuild, serveRebuildRequests } from './projections/shared-rebuilds.ts';
 import type { RebuildReadModels } from './projections/rebuild-port.ts';
 import { instanceId } from './instance.ts';
@@ -81,12 +81,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const activity = new RequestActivity();
   const projectors = [...readModels, ...(options.extraProjectors ?? [])];
   // On PostgreSQL several processes may have the projector role: the one holding the lease runs them (docs/deploy.md).
-  let ownership: ProjectionOwnership | undefined;
+  let ownership: Ownership | undefined;
   const runner = roles.has('projector')
     ? new ProjectionRunner(db, store, projectors, { ...runnerOptions(database.engine, activity), ...options.runner, lostOwnership: () => ownership?.lost() })
     : undefined;
   const shared = database.engine === 'postgres' && database.connectionString;
-  if (runner && shared) ownership = projectionOwnership(shared, runner);
+  if (runner && shared) ownership = lockOwnership(shared, 'projections', runner);
   const tasks = new TaskRunner(store, bus, db, () => ctx.readModels);
   for (const definition of taskDefinitions({ rebuild: rebuildReadModels(runner, shared ? db : undefined), context: () => ctx })) tasks.register(definition);
   const secrets = loadSecrets(config);
@@ -102,7 +102,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     if (projector === 'users') auth.sessions.invalidate(events.map((e) => usernameKey((e.data as { username: string }).username)));
   });
 
-  let runningReactors: RunningReactor[] = [];
+  const runningReactors = new Set<RunningReactor>();
+  let reactorOwnerships: Ownership[] = [];
   let commands: CommandPorts | undefined;
   const ctx: AppContext = {
     config,
@@ -134,7 +135,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
       async catchUpReactions(position = lastAppended()) {
         if (!position) return;
         const types = appendedTypes(position);
-        const concerned = runningReactors.filter((r) => !types || [...r.handles].some((t) => types.has(t)));
+        const concerned = [...runningReactors].filter((r) => !types || [...r.handles].some((t) => types.has(t)));
         if (concerned.length === 0) return;
         await activity.aside(() => Promise.all(concerned.map((r) => r.waitFor(position, REACTION_CATCH_UP_TIMEOUT_MS))));
       },
@@ -161,7 +162,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
         await tasks.listen();
         if (shared) tasks.adoptOrphans();
         else await tasks.recoverInterrupted();
-        runningReactors = reactors.map((reactor) => startReactor(ctx, reactor));
+        if (shared) {
+          // One worker runs each reactor; the others stand by for it.
+          reactorOwnerships = reactors.map((reactor) => reactorOwnership(shared, ctx, reactor, runningReactors));
+          for (const owned of reactorOwnerships) if (!(await owned.claim())) owned.waitForTurn();
+        } else for (const reactor of reactors) runningReactors.add(startReactor(ctx, reactor));
         stopSchedules = startSchedules(ctx, taskSchedules);
       }
       // The first admin can sign in as soon as the API listens: the users read model includes it.
@@ -176,7 +181,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     },
     async stop() {
       if (server) await drain(server, options.drainMs ?? DRAIN_MS);
-      await Promise.all(runningReactors.map((r) => r.stop()));
+      await Promise.all([...runningReactors].map((r) => r.stop()));
+      await Promise.all(reactorOwnerships.map((o) => o.stop()));
       stopSchedules();
       await tasks.stop();
       await stopServingRebuilds();

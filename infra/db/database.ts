@@ -8,7 +8,6 @@ import type { MediaserverPlaylistItemsTable, MediaserverPlaylistsTable } from '.
 import type { ReactorCheckpointsTable } from '../reactors/reactor-checkpoints.table.ts';
 import type { TaskLeasesTable } from '../tasks/task-leases.table.ts';
 import type { ProjectionRebuildRequestsTable } from '../projections/rebuild-requests.table.ts';
-import type { AuthAttemptsTable } from '../auth/auth-attempts.table.ts';
 import type { ScrobbleMirrorTable, ScrobblesTable } from '../../projectors/scrobbler/scrobbles.table.ts';
 import type { ScrobblerCacheTable } from '../upstreams/scrobbler/proxy-cache.table.ts';
 import type { MediaserverLinksTable } from '../../projectors/mediaserver/links.table.ts';
@@ -99,5 +98,4 @@ export interface Database {
   radio_discovery_wants: RadioDiscoveryWantsTable;
   task_leases: TaskLeasesTable;
   projection_rebuild_requests: ProjectionRebuildRequestsTable;
-  auth_attempts: AuthAttemptsTable;
 }

@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely';
 
 /**
  * What several processes on one PostgreSQL share (docs/deploy.md): who runs each task (a lease a
- * worker renews while the task runs), rebuilds asked of whichever process owns the projections, and
- * the attempts the login and registration throttles count.
+ * worker renews while the task runs), and rebuilds asked of whichever process owns the projections.
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -24,11 +23,4 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('error', 'text')
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema
-    .createTable('auth_attempts')
-    .addColumn('id', 'bigserial', (c) => c.primaryKey())
-    .addColumn('key', 'text', (c) => c.notNull())
-    .addColumn('at_ms', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex('auth_attempts_key_at').on('auth_attempts').columns(['key', 'at_ms']).execute();
 }

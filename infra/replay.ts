@@ -3,7 +3,6 @@ import { loadConfig } from './config.ts';
 import { openDatabase, openPGlite } from './db/create-db.ts';
 import { migrate } from './db/migrations/index.ts';
 import { decodePosition, encodePosition } from './eventstore/event-store.ts';
-import { createEventStoreDbEventStore } from './eventstore/eventstoredb/eventstoredb-event-store.ts';
 import { createPostgresEventStore } from './eventstore/postgres/postgres-event-store.ts';
 import { setLogLevel } from './logger.ts';
 import { replayInto } from './projections/replay.ts';
@@ -23,7 +22,9 @@ if (!values.to || !/^\d{1,19}\/\d{1,19}$/.test(values.to)) {
 setLogLevel('error');
 const config = loadConfig();
 const source = await openDatabase(config);
-const store = config.EVENTSTORE_URL ? createEventStoreDbEventStore(config.EVENTSTORE_URL) : createPostgresEventStore(source.db);
+const store = config.EVENTSTORE_URL
+  ? (await import('./eventstore/eventstoredb/eventstoredb-event-store.ts')).createEventStoreDbEventStore(config.EVENTSTORE_URL)
+  : createPostgresEventStore(source.db, { singleConnection: source.engine === 'pglite' });
 const scratch = await openPGlite(values.scratch ? { dataDir: values.scratch } : {});
 await migrate(scratch.db);
 const summary = await replayInto(store, scratch.db, projectors, decodePosition(values.to));

@@ -3,7 +3,6 @@ import type { Express } from 'express';
 import { projectors as readModels } from '../projectors/registry.ts';
 import type { Bus } from './bus/bus.ts';
 import { createInProcessBus } from './bus/in-process.ts';
-import { createKafkaBus } from './bus/kafka.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { type DatabaseHandle, type Engine, openDatabase } from './db/create-db.ts';
@@ -11,7 +10,6 @@ import { startEmbeddedMaintenance } from './db/embedded-maintenance.ts';
 import { migrate } from './db/migrations/index.ts';
 import { appendedTypes, lastAppended, recordingAppends } from './eventstore/append-log.ts';
 import type { EventStore } from './eventstore/event-store.ts';
-import { createEventStoreDbEventStore } from './eventstore/eventstoredb/eventstoredb-event-store.ts';
 import { createPostgresEventStore } from './eventstore/postgres/postgres-event-store.ts';
 import { createApp } from './http/app.ts';
 import { type HttpTimeouts, HTTP_TIMEOUTS, createHttpServer, drain, listen } from './http/server.ts';
@@ -54,7 +52,7 @@ export interface ServiceOptions {
   validateResponses?: boolean;
   /** Test seam: read models beside the registry's (a projector rigged to fail), and retry settings. */
   extraProjectors?: Projector[];
-  runner?: Pick<RunnerOptions, 'retryMs' | 'maxAttempts'>;
+  runner?: Pick<RunnerOptions, 'retryMs' | 'maxAttempts' | 'batchSize' | 'beforeBatch'>;
   /** Tests shorten them to see a slow client cut without waiting 30 s. */
   httpTimeouts?: Partial<HttpTimeouts>;
   /** Tests stop at once: nothing of theirs is in flight worth waiting for. */
@@ -73,10 +71,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const database = options.database ?? (await openDatabase(config));
   await migrate(database.db);
   const { db } = database;
-  const engineStore = config.EVENTSTORE_URL ? createEventStoreDbEventStore(config.EVENTSTORE_URL) : createPostgresEventStore(db);
+  // The optional engines' clients (gRPC, Kafka) load only when configured: most starts never need them.
+  const engineStore = config.EVENTSTORE_URL
+    ? (await import('./eventstore/eventstoredb/eventstoredb-event-store.ts')).createEventStoreDbEventStore(config.EVENTSTORE_URL)
+    : createPostgresEventStore(db, { singleConnection: database.engine === 'pglite' });
   // Appends are recorded per request and task run, so read-your-writes waits for the projectors of what was written.
   const store: EventStore = recordingAppends(engineStore);
-  const bus: Bus = config.KAFKA_BROKERS ? createKafkaBus(config.KAFKA_BROKERS.split(','), 'music-library') : createInProcessBus();
+  const bus: Bus = config.KAFKA_BROKERS
+    ? (await import('./bus/kafka.ts')).createKafkaBus(config.KAFKA_BROKERS.split(','), 'music-library')
+    : createInProcessBus();
   const roles = new Set(config.ROLES);
   const activity = new RequestActivity();
   const projectors = [...readModels, ...(options.extraProjectors ?? [])];
@@ -204,9 +207,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
  */
 function rebuildReadModels(runner: ProjectionRunner | undefined, sharedDb: Kysely<Database> | undefined): RebuildReadModels {
   if (sharedDb) return (id, names, onProgress, signal) => requestRebuild(sharedDb, id, names, onProgress, signal);
-  return (_id, names, onProgress) => {
+  return (_id, names, onProgress, signal) => {
     if (!runner) throw new Error('this process does not run the projector role');
-    return runner.rebuild(names, onProgress);
+    return runner.rebuild(names, onProgress, signal);
   };
 }
 

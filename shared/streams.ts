@@ -34,6 +34,8 @@ export const streamerLinkStream = (userKey: string) => `streamerlink-${userKey}`
 export const streamerMirrorStream = (userKey: string) => `streamermirror-${userKey}`;
 /** One radio session: its seed, pool, picks, outcomes and thumbs. */
 export const radioStream = (sessionId: string) => `radio-${sessionId}`;
+/** Which of a user's radio sessions is the active one: the order of their starts and resumes. */
+export const radioListenerStream = (userKey: string) => `radiolistener-${userKey}`;
 /** One discovery of one user's (a track the radio wanted and could not play): dismissal, album found. */
 export const radioDiscoveryStream = (discoveryId: string) => `radiodiscovery-${discoveryId}`;
 

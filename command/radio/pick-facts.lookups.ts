@@ -1,26 +1,48 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
-import { feedbackElsewhere } from '../../projectors/radio/radio-feedback.reads.ts';
+import { type Tally, feedbackSums, tally } from '../../projectors/radio/radio-feedback.reads.ts';
 import type { PoolEntry } from '../../shared/events/radio.events.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 import type { PickFacts } from './pick-next.ts';
 
-/** When the user last played each of `trackIds`, from their scrobble mirror (unix seconds). */
-async function lastPlayed(db: Kysely<Database>, username: string, trackIds: string[]): Promise<Map<string, number>> {
-  if (trackIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('scrobbles')
-    .select(['canonical_track_id', sql<string>`max(uts)`.as('uts')])
-    .where('username_key', '=', usernameKey(username))
-    .where('canonical_track_id', 'in', trackIds)
-    .where('invalid_kind', 'is', null)
-    .groupBy('canonical_track_id')
-    .execute();
-  return new Map(rows.map((r) => [r.canonical_track_id!, Number(r.uts)]));
+/** One row of the facts query: a track's or an artist's feedback, a track's last play, or the account's start. */
+interface FactRow extends Tally {
+  kind: 'track' | 'artist' | 'played' | 'since';
+  key: string | null;
+  /** Unix seconds of the last play, or the account's creation in milliseconds. */
+  n: number | null;
 }
 
-/** What a pick weighs beyond the session: the user's other sessions' feedback and their listening. */
-export async function pickFacts(db: Kysely<Database>, username: string, sessionId: string, pool: PoolEntry[], now: Date): Promise<PickFacts> {
-  const [feedback, played] = await Promise.all([feedbackElsewhere(db, username, sessionId), lastPlayed(db, username, pool.map((e) => e.track_id))]);
-  return { feedback, lastPlayed: played, now };
+export interface CallerFacts {
+  facts: PickFacts;
+  /** When the caller's account was registered (ISO); undefined when it is gone. */
+  since: string | undefined;
+}
+
+/**
+ * What a pick weighs beyond the session (the user's other sessions' feedback, when they last
+ * played each pool track) and when the caller's account began, in one round trip: an advance
+ * reads nothing else before it decides.
+ */
+export async function callerFacts(db: Kysely<Database>, username: string, sessionId: string, pool: PoolEntry[], now: Date): Promise<CallerFacts> {
+  const key = usernameKey(username);
+  const trackIds = pool.map((e) => e.track_id);
+  const played = trackIds.length === 0
+    ? sql``
+    : sql`union all select 'played', canonical_track_id, 0, 0, 0, max(uts)::float8 from scrobbles
+        where username_key = ${key} and canonical_track_id in (${sql.join(trackIds)}) and invalid_kind is null group by canonical_track_id`;
+  const { rows } = await sql<FactRow>`
+    select 'track' as kind, key, ups, downs, skips, null::float8 as n from (${feedbackSums(db, username, sessionId, 'canonical_track_id')}) as t
+    union all select 'artist', key, ups, downs, skips, null from (${feedbackSums(db, username, sessionId, 'artist_id')}) as a
+    ${played}
+    union all select 'since', null, 0, 0, 0, floor(extract(epoch from created_at) * 1000)::float8 from users where username_key = ${key} and not deleted`.execute(db);
+  const facts: PickFacts = { feedback: { tracks: new Map(), artists: new Map() }, lastPlayed: new Map(), now };
+  let since: string | undefined;
+  for (const r of rows) {
+    if (r.kind === 'track') facts.feedback.tracks.set(r.key!, tally(r));
+    else if (r.kind === 'artist') facts.feedback.artists.set(r.key!, tally(r));
+    else if (r.kind === 'played') facts.lastPlayed.set(r.key!, Number(r.n));
+    else since = new Date(Number(r.n)).toISOString();
+  }
+  return { facts, since };
 }

@@ -1,59 +1,64 @@
 import type { AppContext } from '../../infra/context.ts';
-import { aggregate } from '../../infra/eventstore/aggregate.ts';
-import { handleCommand } from '../../infra/eventstore/command-handler.ts';
 import { findLiveRow } from '../../projectors/canonical/canonical-docs.reads.ts';
-import { openSessionIds } from '../../projectors/radio/radio-sessions.reads.ts';
 import type { WithoutMeta } from '../../shared/commands.ts';
-import { NotFound } from '../../shared/errors.ts';
-import type { Outcome, RadioSessionEvent, SeedKind, Signal } from '../../shared/events/radio.events.ts';
+import { NotFound, Unauthorized } from '../../shared/errors.ts';
+import type { Outcome, SeedKind, Signal } from '../../shared/events/radio.events.ts';
 import { newId } from '../../shared/ids.ts';
-import { radioStream } from '../../shared/streams.ts';
 import type { SessionUser } from '../../shared/users.ts';
 import { callerSince } from '../me/account-since.ts';
-import { pickFacts } from './pick-facts.lookups.ts';
-import * as radioSession from './radio-session.decider.ts';
+import { makeActive } from './active-session.ts';
+import type { Advanced } from './advance-answer.ts';
+import { callerFacts } from './pick-facts.lookups.ts';
 import { type RadioSessionCommand, RadioSessionNotFound, type RadioSessionState, isOwn } from './radio-session.decider.ts';
 import { seedPool } from './seed-pool.ts';
+import { decideOnSession, foldedSession } from './session-log.ts';
 
 /** The caller's radio: start, advance, thumbs, end and resume, one active session at a time. */
 export function radioCommands(ctx: AppContext, user: SessionUser) {
   let since: Promise<string> | undefined;
   const userSince = () => (since ??= callerSince(ctx, user));
   const metadata = { actor: user.username };
+  const meta = (sessionId: string, userSince: string, now: Date) => ({ sessionId, username: user.username, userSince, now: now.toISOString() });
 
   async function run(sessionId: string, command: WithoutMeta<RadioSessionCommand>, now = new Date()) {
-    const meta = { sessionId, username: user.username, userSince: await userSince(), now: now.toISOString() };
-    return handleCommand<RadioSessionState, RadioSessionCommand, RadioSessionEvent>(ctx.store, radioStream(sessionId), radioSession, { ...command, meta } as RadioSessionCommand, metadata);
+    return decideOnSession(ctx.store, sessionId, async () => ({ ...command, meta: meta(sessionId, await userSince(), now) }) as RadioSessionCommand, metadata);
   }
 
-  /** The caller's session as the log has it; 404 when it is not theirs. */
+  /** The caller's session as this process folded it (who owns it and its pool never change); 404 when it is not theirs. */
   async function own(sessionId: string): Promise<RadioSessionState> {
-    const { state } = await aggregate(ctx.store, radioStream(sessionId), radioSession.evolve, radioSession.initialState());
+    const state = await foldedSession(ctx.store, sessionId);
     if (!isOwn(state, user.username, await userSince())) throw new RadioSessionNotFound();
     return state;
   }
 
-  /** One active session per user: every other open one ends, replaced. */
-  async function endOthers(keep: string): Promise<void> {
-    for (const other of await openSessionIds(ctx.db, user.username)) if (other !== keep) await run(other, { type: 'EndSession', cause: 'replaced' });
-  }
+  const replace = async (other: string) => void (await run(other, { type: 'EndSession', cause: 'replaced' }));
 
   return {
     async start(seedKind: SeedKind, seedId: string): Promise<string> {
       const sessionId = newId();
       const seeded = await seedPool(ctx, user.username, seedKind, seedId);
-      await endOthers(sessionId);
-      const now = new Date();
-      const facts = await pickFacts(ctx.db, user.username, sessionId, seeded.pool, now);
-      await run(sessionId, { type: 'StartSession', seed: seeded.seed, poolSize: seeded.poolSize, pool: seeded.pool, wanted: seeded.wanted, facts }, now);
+      await makeActive(ctx, user, sessionId, async () => {
+        const now = new Date();
+        const { facts } = await callerFacts(ctx.db, user.username, sessionId, seeded.pool, now);
+        await run(sessionId, { type: 'StartSession', seed: seeded.seed, poolSize: seeded.poolSize, pool: seeded.pool, wanted: seeded.wanted, facts }, now);
+      }, replace);
       return sessionId;
     },
 
-    async advance(sessionId: string, outcome: Outcome): Promise<void> {
-      const state = await own(sessionId);
-      const now = new Date();
-      const facts = await pickFacts(ctx.db, user.username, sessionId, state.pool, now);
-      await run(sessionId, { type: 'Advance', outcome, facts }, now);
+    /**
+     * The hot path: the session as folded in memory, one read of the facts a pick weighs (and the
+     * caller's account), one append. The answer is built from what was decided.
+     */
+    async advance(sessionId: string, outcome: Outcome): Promise<Advanced> {
+      const { events, state } = await decideOnSession(ctx.store, sessionId, async (folded) => {
+        const now = new Date();
+        const { facts, since } = await callerFacts(ctx.db, user.username, sessionId, folded.pool, now);
+        if (since === undefined) throw new Unauthorized();
+        return { type: 'Advance', outcome, facts, meta: meta(sessionId, since, now) };
+      }, metadata);
+      const picked = events.at(-1);
+      if (picked?.type !== 'RadioTrackPicked') throw new Error('an advance always picks a track');
+      return { state, picked: picked.data };
     },
 
     /** A thumb on any track (the session's or not); it never touches favorites. */
@@ -70,8 +75,7 @@ export function radioCommands(ctx: AppContext, user: SessionUser) {
 
     async resume(sessionId: string): Promise<void> {
       await own(sessionId);
-      await endOthers(sessionId);
-      await run(sessionId, { type: 'ResumeSession' });
+      await makeActive(ctx, user, sessionId, async () => void (await run(sessionId, { type: 'ResumeSession' })), replace);
     },
   };
 }

@@ -10,17 +10,26 @@ export interface RadioSessionState {
   owner: string | null;
   startedAt: string | null;
   seedKind: SeedKind;
+  seedId: string;
+  seedLabel: string;
+  /** Playable candidates the seed found; `pool` keeps the best of them. */
+  poolSize: number;
   pool: PoolEntry[];
   picks: SessionSoFar['picks'];
   thumbs: SessionSoFar['thumbs'];
 }
 
-export const initialState = (): RadioSessionState => ({ status: 'none', owner: null, startedAt: null, seedKind: 'artist', pool: [], picks: [], thumbs: [] });
+export const initialState = (): RadioSessionState => ({
+  status: 'none', owner: null, startedAt: null, seedKind: 'artist', seedId: '', seedLabel: '', poolSize: 0, pool: [], picks: [], thumbs: [],
+});
 
 export function evolve(state: RadioSessionState, event: RadioSessionEvent): RadioSessionState {
   switch (event.type) {
     case 'RadioSessionStarted':
-      return { ...state, status: 'active', owner: event.data.username, startedAt: event.data.at, seedKind: event.data.seed_kind, pool: event.data.pool };
+      return {
+        ...state, status: 'active', owner: event.data.username, startedAt: event.data.at,
+        seedKind: event.data.seed_kind, seedId: event.data.seed_id, seedLabel: event.data.seed_label, poolSize: event.data.pool_size, pool: event.data.pool,
+      };
     case 'RadioTrackPicked':
       return { ...state, picks: [...state.picks, { trackId: event.data.canonical_track_id, artistId: event.data.artist_id, outcome: null }] };
     case 'RadioOutcomeLogged':
@@ -73,7 +82,12 @@ export function decide(state: RadioSessionState, command: RadioSessionCommand): 
     const discoveries: RadioSessionEvent[] = wanted.length > 0 ? [{ type: 'RadioDiscoveriesWanted', data: { ...base, wanted } }] : [];
     return [started, ...discoveries, picked(evolve(state, started), session_id, facts, base)];
   }
-  if (!isOwn(state, username, userSince)) throw new RadioSessionNotFound();
+  if (!isOwn(state, username, userSince)) {
+    // Replacing a session not started yet (its start races this one and ends itself when it sees it
+    // was overtaken) or a deleted namesake's: nothing to end.
+    if (command.type === 'EndSession' && command.cause === 'replaced') return [];
+    throw new RadioSessionNotFound();
+  }
   switch (command.type) {
     case 'Advance': {
       if (state.status !== 'active') throw new SessionNotActive();

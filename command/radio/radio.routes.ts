@@ -4,6 +4,7 @@ import { defineRoute } from '../../infra/http/define-route.ts';
 import { RadioSession, findSessionSummary } from '../../projectors/radio/radio-sessions.reads.ts';
 import { Outcome, SeedKind, Signal } from '../../shared/events/radio.events.ts';
 import type { SessionUser } from '../../shared/users.ts';
+import { advanceAnswer } from './advance-answer.ts';
 import { RadioSessionNotFound } from './radio-session.decider.ts';
 import { radioCommands } from './radio-commands.ts';
 import { MIN_POOL } from './seed-pool.ts';
@@ -77,7 +78,7 @@ export const radioCommandRoutes = [
     response: RadioSession,
     errors: { ...NOT_FOUND, 409: 'The session has ended' },
     handler: async ({ ctx, user, params, body }) => radioCommands(ctx, user).advance(params.session_id, body.previous_outcome),
-    answer: ({ ctx, user, params }) => sessionAnswer(ctx, user, params.session_id),
+    answer: ({ ctx }, advanced) => advanceAnswer(ctx.db, advanced),
   }),
   defineRoute({
     method: 'post',

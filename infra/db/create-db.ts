@@ -1,15 +1,11 @@
-import { mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database } from './database.ts';
 import { log } from '../logger.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
-
-// int8 comes back as a number: counts, and the bigint columns holding event integers, which the
-// event schemas keep within safe integers (PGlite does the same for safe values).
-pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -33,6 +29,11 @@ export interface PoolOptions {
 }
 
 export async function openPostgres(connectionString: string, options: PoolOptions = {}): Promise<DatabaseHandle> {
+  // Loaded only for PostgreSQL: the embedded default never needs the driver.
+  const { default: pg } = await import('pg');
+  // int8 comes back as a number: counts, and the bigint columns holding event integers, which the
+  // event schemas keep within safe integers (PGlite does the same for safe values).
+  pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: options.acquireTimeoutMs ?? 5000 });
   // An idle connection dropped by the server (restart, admin command) must not crash the process.
   pool.on('error', (error) => log.warn('database connection lost', { error: error.message }));
@@ -40,17 +41,34 @@ export async function openPostgres(connectionString: string, options: PoolOption
   return { db, engine: 'postgres', connectionString, close: () => db.destroy() };
 }
 
+/**
+ * PGlite's default shared_buffers (128 MB) is most of an idle service's memory, and the embedded
+ * database's files sit in the OS page cache anyway: 16 MB holds the hot read models.
+ */
+const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+
 export async function openPGlite(source: { dataDir?: string; loadDataDir?: Blob }): Promise<DatabaseHandle> {
   let pglite: PGlite;
   if (source.dataDir) {
     const dir = resolve(source.dataDir);
     mkdirSync(dir, { recursive: true });
-    pglite = await PGlite.create(dir);
+    seedFromTemplate(dir);
+    pglite = await PGlite.create(dir, { startParams: EMBEDDED_START_PARAMS });
   } else {
-    pglite = await PGlite.create(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {});
+    pglite = await PGlite.create({ startParams: EMBEDDED_START_PARAMS, ...(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {}) });
   }
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, engine: 'pglite', pglite, close: () => db.destroy() };
+}
+
+/**
+ * A data directory without a database starts as a copy of the build's migrated one (see
+ * infra/build/pgdata-template.mjs) when there is one: copying files costs a fraction of initdb.
+ */
+function seedFromTemplate(dir: string): void {
+  const template = fileURLToPath(new URL('../../pgdata-template', import.meta.url));
+  if (existsSync(join(dir, 'PG_VERSION')) || !existsSync(join(template, 'PG_VERSION'))) return;
+  cpSync(template, dir, { recursive: true });
 }
 
 /** The embedded default lives in DATA_DIR/pgdata; DATABASE_URL selects PostgreSQL. */

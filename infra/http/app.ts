@@ -33,9 +33,10 @@ export function createApp(ctx: AppContext, routes: Route[], activity: RequestAct
   app.use(csrfGuard(ctx.config.CLIENT_URL));
   app.use(express.json({ limit: '1mb', type: () => true }));
 
-  const document = openApiDocument(routes);
+  // Built at the first request for it, not at start: converting every route's schemas costs seconds.
+  let document: ReturnType<typeof openApiDocument> | undefined;
   app.get('/openapi.json', (_req, res) => {
-    res.json(document);
+    res.json((document ??= openApiDocument(routes)));
   });
   app.use(docsRouter());
   for (const route of routes) if (!route.intake) app[route.method](expressPath(route.path), handlerFor(ctx, route));

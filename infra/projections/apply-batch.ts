@@ -3,6 +3,7 @@ import type { Database } from '../db/database.ts';
 import type { Position, RecordedEvent } from '../eventstore/event-store.ts';
 import { CheckpointMoved, guardCheckpoints, saveCheckpoints } from './checkpoints.ts';
 import type { Projector, StoredEvent } from './projector.ts';
+import { type Shadow, inShadow } from './shadow.ts';
 
 export interface BatchOutcome {
   applied: [Projector, StoredEvent[]][];
@@ -14,6 +15,12 @@ export interface BatchCheckpoint {
   position: Position;
   state: 'live' | 'rebuilding';
   from: Position;
+}
+
+/** A rebuild's batch: applied in its shadow; `then` runs last in the transaction with the projectors that applied. */
+export interface IntoShadow {
+  shadow: Shadow;
+  then?: (trx: Transaction<Database>, applied: Projector[]) => Promise<void>;
 }
 
 export function handledBy(projector: Projector, events: RecordedEvent[]): StoredEvent[] {
@@ -34,22 +41,21 @@ export async function applyBatch(
   batch: RecordedEvent[],
   checkpoint: BatchCheckpoint,
   idleToo = true,
+  into?: IntoShadow,
 ): Promise<BatchOutcome> {
   const work = projectors.map((p) => [p, handledBy(p, batch)] as [Projector, StoredEvent[]]).filter(([, handled]) => handled.length > 0);
-  const straight = await db
-    .transaction()
-    .execute(async (trx) => {
-      const moved = moving(projectors, work, idleToo);
-      await guardCheckpoints(trx, moved.map((p) => p.name), checkpoint.from);
-      for (const [projector, handled] of work) await projector.apply(trx, handled);
-      await saveCheckpoints(trx, moved.map((p) => ({ name: p.name, version: p.version, position: checkpoint.position, state: checkpoint.state })));
-      return { applied: work, failed: [] } satisfies BatchOutcome;
-    })
-    .catch((error: unknown) => {
-      if (error instanceof CheckpointMoved) throw error;
-      return undefined;
-    });
-  return straight ?? applyIsolated(db, projectors, work, checkpoint, idleToo);
+  const straight = await inShadow(db, into?.shadow, async (trx) => {
+    const moved = moving(projectors, work, idleToo);
+    await guardCheckpoints(trx, moved.map((p) => p.name), checkpoint.from);
+    for (const [projector, handled] of work) await projector.apply(trx, handled);
+    await saveCheckpoints(trx, moved.map((p) => ({ name: p.name, version: p.version, position: checkpoint.position, state: checkpoint.state })));
+    await into?.then?.(trx, projectors);
+    return { applied: work, failed: [] } satisfies BatchOutcome;
+  }).catch((error: unknown) => {
+    if (error instanceof CheckpointMoved) throw error;
+    return undefined;
+  });
+  return straight ?? applyIsolated(db, projectors, work, checkpoint, idleToo, into);
 }
 
 /** Whose checkpoints a batch writes: those that applied events, and the idle ones when asked. */
@@ -63,8 +69,9 @@ async function applyIsolated(
   work: [Projector, StoredEvent[]][],
   checkpoint: BatchCheckpoint,
   idleToo: boolean,
+  into: IntoShadow | undefined,
 ): Promise<BatchOutcome> {
-  return db.transaction().execute(async (trx) => {
+  return inShadow(db, into?.shadow, async (trx) => {
     await guardCheckpoints(trx, moving(projectors, work, idleToo).map((p) => p.name), checkpoint.from);
     const outcome: BatchOutcome = { applied: [], failed: [] };
     for (const [projector, handled] of work) {
@@ -74,6 +81,7 @@ async function applyIsolated(
     }
     const moved = moving(projectors, work, idleToo).filter((p) => !outcome.failed.some(([f]) => f === p));
     await saveCheckpoints(trx, moved.map((p) => ({ name: p.name, version: p.version, position: checkpoint.position, state: checkpoint.state })));
+    await into?.then?.(trx, projectors.filter((p) => !outcome.failed.some(([f]) => f === p)));
     return outcome;
   });
 }
@@ -109,8 +117,9 @@ export async function locateFailure(
   batch: RecordedEvent[],
   from: Position,
   record: (trx: Transaction<Database>, located: Located) => Promise<void>,
+  shadow?: Shadow,
 ): Promise<Located> {
-  return db.transaction().execute(async (trx) => {
+  return inShadow(db, shadow, async (trx) => {
     await guardCheckpoints(trx, [projector.name], from);
     const located: Located = { position: from, applied: [] };
     for (const event of batch) {

@@ -1,6 +1,7 @@
 import { type Position, START, comparePositions } from '../eventstore/event-store.ts';
 import type { Checkpoint, Stall } from './checkpoints.ts';
 import type { Projector } from './projector.ts';
+import type { Shadow } from './shadow.ts';
 
 /** A projector whose batch failed: it retries alone, at its own pace, from where it stood. */
 export interface LaneFailure {
@@ -19,6 +20,8 @@ export interface Lane {
   rebuilding: boolean;
   /** Set on a lane of one projector while that projector retries a failed batch. */
   failure?: LaneFailure;
+  /** A rebuild replaying into copies of its tables, swapped in once it reaches the leader. */
+  shadow?: Shadow;
 }
 
 interface LaneEntry {
@@ -42,20 +45,23 @@ export function lanesFrom(entries: LaneEntry[]): Lane[] {
 
 /**
  * The lane furthest along among those that are not failing: the live read models. Lagging lanes
- * (rebuilds, retries) read up to it, then join it. A failing lane leads only when every lane fails.
+ * (rebuilds, retries) read up to it, then join it. A failing lane leads only when every lane fails;
+ * a rebuild into a shadow never leads (with nothing live beside it, it reads to the head of the log).
  */
 export function leaderOf(lanes: Lane[]): Lane | undefined {
   const furthest = (candidates: Lane[]) =>
     candidates.reduce<Lane | undefined>((a, b) => (!a || comparePositions(b.position, a.position) > 0 ? b : a), undefined);
-  return furthest(lanes.filter((l) => !l.failure)) ?? furthest(lanes);
+  const live = lanes.filter((l) => !l.shadow);
+  return furthest(live.filter((l) => !l.failure)) ?? furthest(live);
 }
 
-/** Lanes at the same position become one, except failing ones, which stay alone until they succeed. */
+/** Lanes at the same position become one, except failing ones and shadows, which stay alone until they succeed or swap in. */
 export function mergeLanes(lanes: Lane[]): Lane[] {
   const merged: Lane[] = [];
   for (const lane of lanes) {
     if (lane.projectors.length === 0) continue;
-    const same = !lane.failure && merged.find((m) => !m.failure && comparePositions(m.position, lane.position) === 0);
+    const alone = (l: Lane) => l.failure || l.shadow;
+    const same = !alone(lane) && merged.find((m) => !alone(m) && comparePositions(m.position, lane.position) === 0);
     if (same) {
       same.projectors.push(...lane.projectors);
       same.rebuilding &&= lane.rebuilding;

@@ -1,5 +1,5 @@
 import { setImmediate as yieldToIo } from 'node:timers/promises';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { messageOf } from '../../shared/errors.ts';
 import { log } from '../logger.ts';
 import type { Database } from '../db/database.ts';
@@ -9,6 +9,7 @@ import { type BatchOutcome, applyBatch } from './apply-batch.ts';
 import { BatchSizer } from './batch-sizer.ts';
 import { CheckpointMoved, guardCheckpoints, readCheckpoints, saveCheckpoints } from './checkpoints.ts';
 import { type Lane, lanesAtStart, leaderOf, mergeLanes, promoteLeader } from './lanes.ts';
+import { type Shadow, createShadow, dropLeftoverShadows, dropShadow, dropTables, swapIn } from './shadow.ts';
 import { type Projector, type StoredEvent, projectorsHandling } from './projector.ts';
 import { RebuildRequests, type RebuildProgress } from './rebuild-requests.ts';
 import { type RunnerOptions, backoff, maxAttempts } from './runner-options.ts';
@@ -69,6 +70,7 @@ export class ProjectionRunner {
     // Started again after a stop when this process owns the projections once more (docs/deploy.md).
     this.stopped = false;
     this.wake = new AbortController();
+    await dropLeftoverShadows(this.db);
     const stored = await readCheckpoints(this.db);
     const bumped = this.projectors.filter((p) => stored.get(p.name)?.version !== p.version);
     if (bumped.length > 0) {
@@ -115,9 +117,13 @@ export class ProjectionRunner {
     return this.waiters.waitFor(target, timeoutMs, projectorsHandling(this.projectors, types));
   }
 
-  /** Empties the named read models and replays the log into them; resolves with the events replayed. */
-  rebuild(names: string[], onProgress: (p: RebuildProgress) => void = () => {}): Promise<number> {
-    return this.rebuilds.request(names, onProgress);
+  /**
+   * Replays the log into copies of the named read models and swaps them in once caught up; resolves
+   * with the events replayed. Until then the previous read models serve; `signal` cancels (rejects,
+   * and the copies are dropped).
+   */
+  rebuild(names: string[], onProgress: (p: RebuildProgress) => void = () => {}, signal?: AbortSignal): Promise<number> {
+    return this.rebuilds.request(names, onProgress, signal);
   }
 
   private async run(): Promise<void> {
@@ -126,6 +132,7 @@ export class ProjectionRunner {
       // Requests that arrive from here on abort the fresh signal and cut the next wait short.
       if (this.wake.signal.aborted) this.wake = new AbortController();
       try {
+        await this.abandonRebuilds();
         await this.startPendingRebuilds();
         const progressed = await this.step();
         failures = 0;
@@ -152,12 +159,12 @@ export class ProjectionRunner {
   /** One batch for every lane whose turn it is; returns whether anything moved. */
   private async step(): Promise<boolean> {
     const leader = leaderOf(this.lanes);
-    if (!leader) return false;
+    if (this.lanes.length === 0) return false;
     let progressed = false;
     this.steppedAt = Date.now();
     for (const lane of [...this.lanes]) {
       if (lane.failure && lane.failure.retryAt > this.steppedAt) continue;
-      const limit = lane === leader ? undefined : leader.position;
+      const limit = lane === leader ? undefined : leader?.position;
       progressed = (await this.processBatch(lane, limit)) || progressed;
     }
     await this.joinLanes();
@@ -179,18 +186,30 @@ export class ProjectionRunner {
     await this.options.beforeBatch?.();
     const started = performance.now();
     const batch = await this.readBatch(lane, upTo);
-    if (batch.length === 0) return false;
+    if (batch.length === 0) {
+      // A shadow with nothing left to read stands where the live read models stand (or at the head).
+      if (lane.shadow) {
+        await this.db.transaction().execute((trx) => this.swap(trx, lane, lane.projectors, lane.position));
+        this.swapped(lane);
+      }
+      return false;
+    }
     const from = lane.position;
     const last = batch[batch.length - 1]!.position;
     const earlier = lane.failure;
+    const shadow = lane.shadow;
+    // A rebuild's batch that reaches the live read models swaps its tables in, in the same transaction.
+    const joins = shadow && upTo && comparePositions(last, upTo) >= 0;
+    const into = shadow && { shadow, then: joins ? (trx: Transaction<Database>, applied: Projector[]) => this.swap(trx, lane, applied, last) : undefined };
     // The checkpoints of projectors with nothing in the batch move at most once a second: a restart
     // re-reads a little more for them, and each batch writes a few rows instead of one per projector.
     const idleToo = performance.now() - this.idleCheckpointedAt >= IDLE_CHECKPOINT_MS;
-    const outcome = await applyBatch(this.db, lane.projectors, batch, { position: last, state: lane.rebuilding && upTo ? 'rebuilding' : 'live', from }, idleToo);
+    const outcome = await applyBatch(this.db, lane.projectors, batch, { position: last, state: lane.rebuilding && upTo ? 'rebuilding' : 'live', from }, idleToo, into || undefined);
     if (idleToo) this.idleCheckpointedAt = performance.now();
     this.idleBehind ||= !idleToo;
     lane.projectors = lane.projectors.filter((p) => !outcome.failed.some(([failed]) => failed === p));
     lane.position = last;
+    if (joins) this.swapped(lane);
     if (earlier && outcome.failed.length === 0) {
       lane.failure = undefined;
       log.info('projections: projector recovered', { projectors: lane.projectors.map((p) => p.name), attempts: earlier.attempts });
@@ -199,7 +218,7 @@ export class ProjectionRunner {
     this.notify(outcome.applied);
     this.rebuilds.count(lane, batch.length);
     const attempts = (earlier?.attempts ?? 0) + 1;
-    const failing = outcome.failed.map(([projector, error]) => this.retryAlone(projector, { position: from, rebuilding: lane.rebuilding }, attempts, error));
+    const failing = outcome.failed.map(([projector, error]) => this.retryAlone(projector, { position: from, rebuilding: lane.rebuilding || Boolean(shadow), shadow }, attempts, error));
     for (const split of failing) if (attempts >= maxAttempts(this.options)) await this.stall(split, upTo);
     return lane.projectors.length > 0;
   }
@@ -218,7 +237,8 @@ export class ProjectionRunner {
    * read model at the head, not only those that applied something.
    */
   private async checkpointIdle(): Promise<void> {
-    const lanes = this.lanes.filter((l) => !l.failure && l.projectors.length > 0);
+    // A shadow lane's checkpoints live in its shadow; the live rows stand still until the swap.
+    const lanes = this.lanes.filter((l) => !l.failure && !l.shadow && l.projectors.length > 0);
     await this.db.transaction().execute(async (trx) => {
       for (const lane of lanes) {
         await guardCheckpoints(trx, lane.projectors.map((p) => p.name), lane.position);
@@ -229,7 +249,7 @@ export class ProjectionRunner {
   }
 
   /** A projector's batch failed: it leaves its lane for one of its own at `at`, retried after a backoff. */
-  private retryAlone(projector: Projector, at: Pick<Lane, 'position' | 'rebuilding'>, attempts: number, error: unknown): Lane {
+  private retryAlone(projector: Projector, at: Pick<Lane, 'position' | 'rebuilding' | 'shadow'>, attempts: number, error: unknown): Lane {
     const delay = backoff(this.options, attempts);
     const lane: Lane = { projectors: [projector], ...at, failure: { attempts, retryAt: Date.now() + delay, error: messageOf(error) } };
     this.lanes.push(lane);
@@ -242,7 +262,7 @@ export class ProjectionRunner {
     const projector = lane.projectors[0]!;
     await this.options.beforeBatch?.();
     const batch = await this.readBatch(lane, upTo);
-    const located = await this.stalls.stop(this.db, projector, batch, lane.position, lane.rebuilding && upTo ? 'rebuilding' : 'live');
+    const located = await this.stalls.stop(this.db, projector, batch, lane.position, lane.rebuilding && upTo ? 'rebuilding' : 'live', lane.shadow);
     this.notify([[projector, located.applied]]);
     lane.position = located.position;
     if (located.stall) this.lanes = this.lanes.filter((l) => l !== lane);
@@ -262,11 +282,64 @@ export class ProjectionRunner {
     }
   }
 
-  /** Rebuilt projectors leave their lanes (or their stall) for a lane of their own at the start. */
+  /**
+   * Rebuilt projectors leave their lanes (or their stall, or an earlier rebuild's shadow) for a lane
+   * of their own at the start of the log, replaying into a shadow; the live read models stand still.
+   */
   private async startPendingRebuilds(): Promise<void> {
-    for (const projectors of await this.rebuilds.startPending((projectors) => this.reset(projectors))) {
+    const started = await this.rebuilds.startPending(async (projectors) => {
+      await this.leaveShadows(projectors);
+      return createShadow(this.db, projectors);
+    });
+    for (const { projectors, prepared: shadow } of started) {
       for (const lane of this.lanes) lane.projectors = lane.projectors.filter((p) => !projectors.includes(p));
-      this.lanes = [...this.lanes.filter((l) => l.projectors.length > 0), { projectors, position: START, rebuilding: true }];
+      this.lanes = [...this.lanes.filter((l) => l.projectors.length > 0), { projectors, position: START, rebuilding: true, shadow }];
+      this.stalls.forget(projectors.map((p) => p.name));
+    }
+  }
+
+  /**
+   * In the transaction of a rebuild's last batch: the applied projectors' rows replace the live
+   * ones and their checkpoints move there; the lane carries on live (it may still be a batch behind).
+   */
+  private async swap(trx: Transaction<Database>, lane: Lane, projectors: Projector[], position: Position): Promise<void> {
+    const shadow = lane.shadow!;
+    await swapIn(trx, shadow, projectors);
+    await saveCheckpoints(trx, projectors.map((p) => ({ name: p.name, version: p.version, position, state: 'live' })));
+    // A projector that failed this batch stays in the shadow, on a retry lane of its own.
+    const everyone = projectors.length === lane.projectors.length;
+    if (everyone && !this.lanes.some((l) => l !== lane && l.shadow === shadow)) await dropShadow(trx, shadow);
+  }
+
+  /** After the swap's commit: the lane holds the live read models, perhaps a batch behind. */
+  private swapped(lane: Lane): void {
+    lane.shadow = undefined;
+    lane.rebuilding = false;
+  }
+
+  /** Cancelled or failed rebuilds: their shadows are dropped, the projectors carry on from their live checkpoints. */
+  private async abandonRebuilds(): Promise<void> {
+    const names = this.rebuilds.takeAbandoned();
+    const projectors = this.projectors.filter((p) => names.includes(p.name) && this.lanes.some((l) => l.shadow && l.projectors.includes(p)));
+    if (projectors.length === 0) return;
+    await this.leaveShadows(projectors);
+    this.stalls.forget(projectors.map((p) => p.name));
+    const stored = await readCheckpoints(this.db);
+    const { lanes, stalls } = lanesAtStart(projectors, (p) => stored.get(p.name), maxAttempts(this.options));
+    for (const [name, stall] of stalls) this.stalls.remember(name, stall);
+    this.lanes.push(...lanes);
+  }
+
+  /** Takes `projectors` out of the shadow lanes that hold them and drops their copies (the shadow once unused). */
+  private async leaveShadows(projectors: Projector[]): Promise<void> {
+    for (const lane of this.lanes.filter((l) => l.shadow)) {
+      const leaving = lane.projectors.filter((p) => projectors.includes(p));
+      if (leaving.length === 0) continue;
+      lane.projectors = lane.projectors.filter((p) => !leaving.includes(p));
+      const shadow = lane.shadow!;
+      this.lanes = this.lanes.filter((l) => l.projectors.length > 0);
+      if (this.lanes.some((l) => l.shadow === shadow)) await dropTables(this.db, shadow, leaving);
+      else await dropShadow(this.db, shadow);
     }
   }
 

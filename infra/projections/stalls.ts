@@ -6,6 +6,7 @@ import { type Located, locateFailure } from './apply-batch.ts';
 import { type Stall, saveCheckpoints, saveStall } from './checkpoints.ts';
 import { messageOf } from '../../shared/errors.ts';
 import type { Projector } from './projector.ts';
+import type { Shadow } from './shadow.ts';
 
 export interface Stalled {
   projector: Projector;
@@ -37,14 +38,21 @@ export class Stalls {
    * there (checkpoint and stall in one transaction). When every event applies (the failure passed),
    * the checkpoint just moves on, `state` as given.
    */
-  async stop(db: Kysely<Database>, projector: Projector, batch: RecordedEvent[], from: Position, state: 'live' | 'rebuilding'): Promise<Located & { stall?: Stall }> {
+  async stop(db: Kysely<Database>, projector: Projector, batch: RecordedEvent[], from: Position, state: 'live' | 'rebuilding', shadow?: Shadow): Promise<Located & { stall?: Stall }> {
     let stall: Stall | undefined;
-    const located = await locateFailure(db, projector, batch, from, async (trx, { position, culprit }) => {
-      const checkpoint = { name: projector.name, version: projector.version, position };
-      if (!culprit) return saveCheckpoints(trx, [{ ...checkpoint, state }]);
-      stall = this.stallOn(projector.name, culprit.event, culprit.error);
-      await saveStall(trx, checkpoint, stall);
-    });
+    const located = await locateFailure(
+      db,
+      projector,
+      batch,
+      from,
+      async (trx, { position, culprit }) => {
+        const checkpoint = { name: projector.name, version: projector.version, position };
+        if (!culprit) return saveCheckpoints(trx, [{ ...checkpoint, state }]);
+        stall = this.stallOn(projector.name, culprit.event, culprit.error);
+        await saveStall(trx, checkpoint, stall);
+      },
+      shadow,
+    );
     if (stall) {
       this.stalled.set(projector.name, { projector, position: located.position, stall });
       log.error('projections: projector stalled on an event; restart, or bump its version, once fixed', {

@@ -2,7 +2,7 @@ import { type Kysely, type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
 import { usernameKey } from '../../shared/usernames.ts';
-import type { RadioSessionsTable } from './radio-sessions.table.ts';
+import type { RadioPicksTable, RadioSessionsTable } from './radio-sessions.table.ts';
 
 export const RadioPick = z.object({
   position: z.number().int(),
@@ -44,6 +44,32 @@ export type RadioSession = z.infer<typeof RadioSession>;
 export const RadioSessionDetail = RadioSession.extend({ tracks: z.array(RadioPick) });
 export type RadioSessionDetail = z.infer<typeof RadioSessionDetail>;
 
+/** A pick row joined with its track's card, as `picksOf` reads it. */
+type PickRow = Omit<Selectable<RadioPicksTable>, 'session_id'> & TrackCard;
+
+/** What a pick shows of its track beyond the pick itself. */
+export interface TrackCard {
+  title: string | null;
+  artist_name: string | null;
+  album_id: string | null;
+  album_title: string | null;
+  duration_ms: number | null;
+  cover_url: string | null;
+}
+
+export function pickOf(r: PickRow): RadioPick {
+  return {
+    position: r.position, canonical_track_id: r.canonical_track_id, title: r.title ?? null, artist_id: r.artist_id, artist_name: r.artist_name ?? null,
+    album_id: r.album_id ?? null, album_title: r.album_title ?? null, duration_ms: r.duration_ms ?? null, cover_url: r.cover_url ?? null,
+    score: r.score, reason: r.reason, outcome: r.outcome as RadioPick['outcome'], feedback: r.feedback as RadioPick['feedback'], picked_at: r.picked_at.toISOString(),
+  };
+}
+
+/** A track's card; an unknown track shows none. */
+export async function trackCard(db: Kysely<Database>, trackId: string): Promise<TrackCard | undefined> {
+  return db.selectFrom('canonical_docs').select(['name as title', 'artist_name', 'album_id', 'album_title', 'duration_ms', 'cover_url']).where('id', '=', trackId).executeTakeFirst();
+}
+
 async function picksOf(db: Kysely<Database>, sessionIds: string[], lastOnly: boolean): Promise<Map<string, RadioPick[]>> {
   const byId = new Map<string, RadioPick[]>();
   if (sessionIds.length === 0) return byId;
@@ -55,17 +81,12 @@ async function picksOf(db: Kysely<Database>, sessionIds: string[], lastOnly: boo
     .where('p.session_id', 'in', sessionIds);
   if (lastOnly) query = query.where(sql<boolean>`p.position = (select s.track_count from radio_sessions s where s.session_id = p.session_id)`);
   for (const r of await query.orderBy('p.session_id').orderBy('p.position').execute()) {
-    const pick: RadioPick = {
-      position: r.position, canonical_track_id: r.canonical_track_id, title: r.title ?? null, artist_id: r.artist_id, artist_name: r.artist_name ?? null,
-      album_id: r.album_id ?? null, album_title: r.album_title ?? null, duration_ms: r.duration_ms ?? null, cover_url: r.cover_url ?? null,
-      score: r.score, reason: r.reason, outcome: r.outcome as RadioPick['outcome'], feedback: r.feedback as RadioPick['feedback'], picked_at: r.picked_at.toISOString(),
-    };
-    byId.set(r.session_id, [...(byId.get(r.session_id) ?? []), pick]);
+    byId.set(r.session_id, [...(byId.get(r.session_id) ?? []), pickOf(r)]);
   }
   return byId;
 }
 
-function sessionOf(row: Selectable<RadioSessionsTable>, current: RadioPick | undefined): RadioSession {
+export function sessionOf(row: Selectable<RadioSessionsTable>, current: RadioPick | undefined): RadioSession {
   return {
     session_id: row.session_id, seed_kind: row.seed_kind as RadioSession['seed_kind'], seed_id: row.seed_id, seed_label: row.seed_label,
     active: row.ended_at === null, started_at: row.started_at.toISOString(), updated_at: row.updated_at.toISOString(), ended_at: row.ended_at?.toISOString() ?? null,

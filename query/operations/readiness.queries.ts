@@ -1,8 +1,8 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
 import type { Database } from '../../infra/db/database.ts';
-import { migrationNames } from '../../infra/db/migrations/index.ts';
+import { pendingMigrations } from '../../infra/db/migrations/index.ts';
 import { type Position, encodePosition } from '../../infra/eventstore/event-store.ts';
 import { readCheckpoints } from '../../infra/projections/checkpoints.ts';
 import type { ProjectorStatus } from '../../infra/projections/status.ts';
@@ -85,12 +85,6 @@ function projectorReadiness(s: ProjectorStatus, head: Position | undefined, deta
     stalled_on: stalledOn ?? null,
     ...(details && error ? { error } : {}),
   };
-}
-
-async function pendingMigrations(db: Kysely<Database>): Promise<string[]> {
-  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
-  const applied = new Set(rows.map((r) => r.name));
-  return migrationNames.filter((name) => !applied.has(name));
 }
 
 /** A process without the projector role reports what the projectors stored. */

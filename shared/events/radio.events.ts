@@ -5,7 +5,8 @@ import { z } from 'zod';
  * it will pick from (the facts each candidate was chosen on, so a replay explains every pick), each
  * pick with its score and reason, the outcome of each track, thumbs, ending and resuming.
  * Thumbs and negative outcomes also feed the user's cross-session feedback (a read model over
- * every session of theirs). Discoveries (tracks the radio wanted and could not play) are noted on
+ * every session of theirs). Which session is the user's active one is a stream of its own,
+ * `radiolistener-<user>`. Discoveries (tracks the radio wanted and could not play) are noted on
  * the session that wanted them; dismissing one or finding its album is a `radiodiscovery-<id>` fact.
  */
 export const SeedKind = z.enum(['artist', 'album', 'track', 'mood', 'genre']);
@@ -66,6 +67,13 @@ export const RadioFeedbackGiven = z.object({ ...session, canonical_track_id: z.s
 /** `replaced`: another session of the user's started or resumed (one active per user). */
 export const RadioSessionEnded = z.object({ ...session, cause: z.enum(['ended', 'replaced']) });
 export const RadioSessionResumed = z.object({ ...session });
+/**
+ * The listener's active session is now `session_id` (started or resumed): one stream per user,
+ * appended at its expected revision, so two racing starts are ordered and each ends the one before.
+ * `replaces`: the sessions this choice ends (the one chosen before, or the open ones found before
+ * the stream's first choice).
+ */
+export const RadioSessionChosen = z.object({ username: z.string(), session_id: z.string(), replaces: z.array(z.string()), at: z.string() });
 
 export const DiscoveryStatus = z.enum(['not_playable', 'not_in_library']);
 export type DiscoveryStatus = z.infer<typeof DiscoveryStatus>;
@@ -98,6 +106,7 @@ export const radioEventSchemas = {
   RadioFeedbackGiven,
   RadioSessionEnded,
   RadioSessionResumed,
+  RadioSessionChosen,
   RadioDiscoveriesWanted,
   RadioDiscoveryDismissed,
   RadioDiscoveryAlbumFound,
@@ -112,7 +121,8 @@ export type RadioSessionEvent =
   | { type: 'RadioSessionEnded'; data: Infer<typeof RadioSessionEnded> }
   | { type: 'RadioSessionResumed'; data: Infer<typeof RadioSessionResumed> }
   | { type: 'RadioDiscoveriesWanted'; data: Infer<typeof RadioDiscoveriesWanted> };
+export type RadioListenerEvent = { type: 'RadioSessionChosen'; data: Infer<typeof RadioSessionChosen> };
 export type RadioDiscoveryEvent =
   | { type: 'RadioDiscoveryDismissed'; data: Infer<typeof RadioDiscoveryDismissed> }
   | { type: 'RadioDiscoveryAlbumFound'; data: Infer<typeof RadioDiscoveryAlbumFound> };
-export type RadioEvent = RadioSessionEvent | RadioDiscoveryEvent;
+export type RadioEvent = RadioSessionEvent | RadioListenerEvent | RadioDiscoveryEvent;

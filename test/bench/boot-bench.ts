@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type ServiceProcess, freePort, npmStart, repoRoot } from '../support/service-process.ts';
+import { type ServiceProcess, buildOnce, freePort, npmStart, repoRoot } from '../support/service-process.ts';
 import { fmtMs, fmtRatio, table } from './report.ts';
 
 const IDLE_MS = 5000;
@@ -61,6 +61,8 @@ function rssMb(service: ServiceProcess): number {
 
 const dataDir = join(mkdtempSync(join(tmpdir(), 'music-library-boot-')), 'data');
 try {
+  // A build left over from other sources would be rebuilt inside the first timed start.
+  buildOnce();
   const port = await freePort();
   const first = await timedStart(dataDir, port);
   const firstStop = await stop(first.service);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -100,7 +100,8 @@ function parseBody(raw: string, contentType = ''): unknown {
   return raw;
 }
 
-const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+/** The checkout: two levels up from the sources, three from their build in dist/ (the demo runs the fakes). */
+const repoRoot = [path.resolve(import.meta.dirname, '..', '..'), path.resolve(import.meta.dirname, '..', '..', '..')].find((dir) => existsSync(path.join(dir, 'test', 'fixtures')))!;
 
 /** A recorded upstream payload from test/fixtures/upstream/<service>/ (provenance in SOURCES.md there), as text. */
 export function fixture(service: string, file: string): string {

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 
@@ -16,6 +16,18 @@ export function freePort(): Promise<number> {
   });
 }
 
+let built = false;
+
+/**
+ * `npm start` runs the build in dist/, rebuilding it first when a source is newer: done here once
+ * per test process, so that a rebuild after an edit is not counted in a test's timings or timeouts.
+ */
+export function buildOnce(): void {
+  if (built) return;
+  execFileSync(process.execPath, [resolve(repoRoot, 'infra', 'build', 'fresh-build.mjs')], { cwd: repoRoot, stdio: 'inherit' });
+  built = true;
+}
+
 export interface ServiceProcess {
   child: ChildProcess;
   output(): string;
@@ -30,12 +42,15 @@ export interface ServiceProcess {
  * no pacing); the process is the npm one, as a service manager would hold it.
  */
 export function npmStart(env: Record<string, string>): ServiceProcess {
+  buildOnce();
   return tracked(spawn('npm', ['start', '--silent'], { cwd: repoRoot, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
-/** The service's own node process, no npm between: `kill -9` of it is the death of the service. */
+/** What `npm start` runs, without npm between: `kill -9` of this process is the death of the service. */
 export function nodeStart(env: Record<string, string>): ServiceProcess {
-  return tracked(spawn(process.execPath, ['--import', 'tsx', 'infra/main.ts'], { cwd: repoRoot, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  buildOnce();
+  const args = ['--import', './infra/build/fresh-build.mjs', 'dist/infra/main.js'];
+  return tracked(spawn(process.execPath, args, { cwd: repoRoot, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 
 function baseEnv(): NodeJS.ProcessEnv {

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration, Migrator } from 'kysely';
+import { type Kysely, type Migration, Migrator, sql } from 'kysely';
 import * as eventStore from './0001-event-store.ts';
 import * as projections from './0002-projections.ts';
 import * as taskHistory from './0003-task-history.ts';
@@ -75,6 +75,9 @@ const migrations: Record<string, Migration> = {
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {
+  // Most starts have nothing to apply: one read instead of the migrator's lock table and bookkeeping.
+  const applied = await appliedMigrations(db);
+  if (applied.size === migrationNames.length && migrationNames.every((name) => applied.has(name))) return;
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
@@ -82,3 +85,16 @@ export async function migrate(db: Kysely<any>): Promise<void> {
 }
 
 export const migrationNames = Object.keys(migrations);
+
+/** The migrations this build knows and the database has not applied (all of them on a new database). */
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const applied = await appliedMigrations(db);
+  return migrationNames.filter((name) => !applied.has(name));
+}
+
+async function appliedMigrations(db: Kysely<any>): Promise<Set<string>> {
+  const { rows: [table] } = await sql<{ present: boolean }>`select to_regclass('kysely_migration') is not null as present`.execute(db);
+  if (!table?.present) return new Set();
+  const { rows } = await sql<{ name: string }>`select name from kysely_migration`.execute(db);
+  return new Set(rows.map((r) => r.name));
+}

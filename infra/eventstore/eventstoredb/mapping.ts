@@ -6,6 +6,7 @@ import {
   type CurrentRevision,
   type EventData,
   type JSONType,
+  MaxAppendSizeExceededError,
   NO_STREAM,
   type Position as EsdbPosition,
   type RecordedEvent as EsdbRecordedEvent,
@@ -91,8 +92,15 @@ export function toActualRevision(current: CurrentRevision): number | 'no_stream'
   return current === NO_STREAM ? 'no_stream' : Number(current);
 }
 
-/** Rewrites the client's conflict into the port's; any other error passes through untouched. */
+/**
+ * Rewrites the client's conflict into the port's. A write over the server's size limit comes back
+ * from BatchAppend with an empty message: say what was refused and which setting governs it. Any
+ * other error passes through untouched.
+ */
 export function toPortError(error: unknown, streamId: string, expected: ExpectedRevision): unknown {
+  if (error instanceof MaxAppendSizeExceededError) {
+    return new Error(`EventStoreDB refused the append to ${streamId}: over its maximum append size of ${error.maxAppendSize} bytes (the server's MaxAppendSize setting)`, { cause: error });
+  }
   if (!(error instanceof EsdbWrongExpectedVersionError)) return error;
   return new WrongExpectedVersionError(streamId, expected, toActualRevision(error.actualVersion));
 }

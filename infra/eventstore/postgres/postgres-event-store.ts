@@ -22,15 +22,45 @@ import { pollingSubscription } from '../polling-subscription.ts';
 
 const POLL_MS = 250;
 
+export interface PostgresEventStoreOptions {
+  /**
+   * PGlite: one connection, so no transaction is ever in progress while a read runs and the
+   * snapshot's own xmin is the horizon (no extra statement).
+   */
+  singleConnection?: boolean;
+}
+
 /**
  * The Postgres-table event store (PGlite and PostgreSQL). Log order is (transaction id, global
- * position), and readers only see transactions older than the oldest one still running
- * (pg_snapshot_xmin), so an event whose transaction commits after a later-numbered one is never
- * skipped by a subscriber that already moved past that number.
+ * position), and readers only see transactions older than the oldest one still running in this
+ * database (see visibleHorizon), so an event whose transaction commits after a later-numbered one
+ * is never skipped by a subscriber that already moved past that number.
  */
-export function createPostgresEventStore(db: Kysely<Database>): EventStore {
+export function createPostgresEventStore(db: Kysely<Database>, { singleConnection = false }: PostgresEventStoreOptions = {}): EventStore {
   const appended = new EventEmitter();
   appended.setMaxListeners(0);
+
+  /**
+   * The transaction id below which every transaction of this database has ended. The cluster-wide
+   * pg_snapshot_xmin would do, but one long transaction in any other database of the cluster (a
+   * backup, another application) would then hold every projection back for as long as it runs.
+   * Computed in its own statement, before the read: a transaction of this database still running
+   * when its snapshot was taken either shows in pg_stat_activity (and bounds the horizon) or has
+   * ended before the read's later snapshot, which then sees its events.
+   */
+  async function visibleHorizon() {
+    if (singleConnection) return sql`pg_snapshot_xmin(pg_current_snapshot())`;
+    const { rows } = await sql<{ horizon: string }>`
+      select least(
+        pg_snapshot_xmax(snap.s)::text::bigint,
+        (select min(x::text::bigint) from pg_snapshot_xip(snap.s) as x
+          where (x::text::bigint % 4294967296) in (
+            select backend_xid::text::bigint from pg_stat_activity
+            where datname = current_database() and backend_xid is not null))
+      )::text as horizon
+      from (select pg_current_snapshot() as s) as snap`.execute(db);
+    return sql`${rows[0]!.horizon}::xid8`;
+  }
 
   /**
    * Three statements whatever the number of streams: create or lock every stream row and read its
@@ -74,12 +104,13 @@ export function createPostgresEventStore(db: Kysely<Database>): EventStore {
 
   async function readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? START;
+    const horizon = await visibleHorizon();
     const rows = await db
       .selectFrom('events')
       .select(['stream_id', 'stream_revision', 'event_id', 'event_type', 'created_at', carried('data', options), carried('metadata', options)])
       .select([sql<string>`transaction_id::text`.as('tx'), sql<string>`global_position::text`.as('gp')])
       .where(sql<boolean>`(transaction_id, global_position) > (${after.commit < 0n ? '0' : after.commit.toString()}::xid8, ${after.prepare.toString()}::bigint)`)
-      .where(sql<boolean>`transaction_id < pg_snapshot_xmin(pg_current_snapshot())`)
+      .where(sql<boolean>`transaction_id < ${horizon}`)
       .orderBy('transaction_id')
       .orderBy('global_position')
       .limit(options.maxCount ?? 1000)
@@ -114,10 +145,11 @@ export function createPostgresEventStore(db: Kysely<Database>): EventStore {
       });
     },
     async headPosition(): Promise<Position> {
+      const horizon = await visibleHorizon();
       const row = await db
         .selectFrom('events')
         .select([sql<string>`transaction_id::text`.as('tx'), sql<string>`global_position::text`.as('gp')])
-        .where(sql<boolean>`transaction_id < pg_snapshot_xmin(pg_current_snapshot())`)
+        .where(sql<boolean>`transaction_id < ${horizon}`)
         .orderBy('transaction_id', 'desc')
         .orderBy('global_position', 'desc')
         .limit(1)

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import pg from 'pg';
 import { createPostgresEventStore } from '../../../infra/eventstore/postgres/postgres-event-store.ts';
 import { engineUnderTest, freshDatabase } from '../../support/database.ts';
 import { eventStoreContract } from './event-store.contract.ts';
@@ -64,6 +65,32 @@ describe('postgres adapter: a transaction that commits late', () => {
       const after = await store.readAll({ after: head });
       expect(after.map((e) => e.type)).to.deep.equal(['Late', 'Early']);
     } finally {
+      await store.close();
+      await database.close();
+    }
+  });
+});
+
+describe('postgres adapter: a long transaction in another database of the cluster', () => {
+  // A backup or another application sharing the server must not hold back this service's readers.
+  if (engineUnderTest !== 'postgres') return;
+
+  it('does not hold back what this database has committed', async () => {
+    const neighbour = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await neighbour.connect();
+    const database = await freshDatabase();
+    const store = createPostgresEventStore(database.db);
+    try {
+      await neighbour.query('begin');
+      await neighbour.query('select pg_current_xact_id()');
+      const head = await store.headPosition();
+      await store.append('favorites-1', [{ type: 'FavoriteAdded', data: {} }], 'no_stream');
+      const read = await store.readAll({ after: head });
+      expect(read.map((e) => e.type)).to.deep.equal(['FavoriteAdded']);
+      expect(await store.headPosition()).to.not.deep.equal(head);
+    } finally {
+      await neighbour.query('rollback');
+      await neighbour.end();
       await store.close();
       await database.close();
     }

@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import { unitOfWork } from '../../../infra/projections/read-models.ts';
+import { newId } from '../../../shared/ids.ts';
+import { radioStream } from '../../../shared/streams.ts';
 import { type ApiClient, type TestApp } from '../../support/api.ts';
 import { signedInAs } from '../../support/given.ts';
 import { DAY, givenScrobbles, nowUts } from '../../support/scrobbles.ts';
@@ -25,6 +28,19 @@ describe('radio: sessions', function () {
   const start = (client: ApiClient, seed_kind: string, seed_id: string) => client.post('/radio/sessions', { seed_kind, seed_id });
   const advance = (client: ApiClient, id: string, previous_outcome = 'played') => client.post(`/radio/sessions/${id}/advance`, { previous_outcome });
   const artistOf = (trackId: string) => Object.entries(ids()).find(([, v]) => v === trackId)?.[0];
+
+  /** A session started as the radio did before the listener's stream chose the active one. */
+  async function givenLegacyOpenSession(username: string): Promise<string> {
+    const sessionId = newId();
+    const base = { session_id: sessionId, username, at: new Date().toISOString() };
+    const entry = { track_id: ids()['New Life']!, artist_id: ids().dm!, artist_name: 'Depeche Mode', same_artist: 'Depeche Mode', same_album: null, similar_artist: null, similar_track: null, shared: [] };
+    const events = [
+      { type: 'RadioSessionStarted', data: { ...base, seed_kind: 'artist', seed_id: ids().dm!, seed_label: 'Depeche Mode', pool_size: 1, pool: [entry] } },
+      { type: 'RadioTrackPicked', data: { ...base, position: 1, canonical_track_id: entry.track_id, artist_id: entry.artist_id, score: 0.5, reason: 'by Depeche Mode' } },
+    ];
+    await unitOfWork(app.ctx.readModels, () => app.ctx.store.append(radioStream(sessionId), events, 'no_stream'), { reactions: false });
+    return sessionId;
+  }
 
   describe('POST /radio/sessions', () => {
     it('given a mood only three playable tracks carry, when a session starts from it, then 422 naming the seed and the pool size', async () => {
@@ -64,6 +80,33 @@ describe('radio: sessions', function () {
       expect(tracks[1]!.reason).to.include('similar to Depeche Mode (scrobbler 0.51)');
     });
 
+    it('the answer of an advance is the session as GET shows it, with the new track current', async () => {
+      const client = await listener();
+      const id = (await start(client, 'artist', ids().dm!)).body.session_id;
+      await advance(client, id, 'liked');
+      const answer = (await advance(client, id, 'skipped')).body;
+      const { tracks, ...shown } = (await client.get(`/radio/sessions/${id}`)).body;
+      expect(answer).to.deep.equal(shown);
+      expect(answer.current).to.deep.equal(tracks.at(-1));
+      expect(answer.current).to.include({ position: 3, outcome: null, feedback: null });
+    });
+
+    it('given the session ended or resumed by another process (the log moved past what this one folded), when advanced, then the log decides', async () => {
+      const { client, username } = await signedInAs(app, 'viewer');
+      const id = (await start(client, 'artist', ids().dm!)).body.session_id;
+      await advance(client, id);
+      const elsewhere = async (type: 'RadioSessionEnded' | 'RadioSessionResumed', extra: object) => {
+        const data = { session_id: id, username, at: new Date().toISOString(), ...extra };
+        await unitOfWork(app.ctx.readModels, () => app.ctx.store.append(radioStream(id), [{ type, data }], 'any'), { reactions: false });
+      };
+      await elsewhere('RadioSessionEnded', { cause: 'ended' });
+      expect((await advance(client, id)).status).to.equal(409);
+      await elsewhere('RadioSessionResumed', {});
+      const resumed = await advance(client, id);
+      expect(resumed.status).to.equal(200);
+      expect(resumed.body).to.include({ active: true, track_count: 3 });
+    });
+
     it('given an ended session, when advanced, then 409', async () => {
       const client = await listener();
       const id = (await start(client, 'artist', ids().dm!)).body.session_id;
@@ -90,6 +133,36 @@ describe('radio: sessions', function () {
       expect((await client.get(`/radio/sessions/${second.session_id}`)).body.ended_at).to.be.a('string');
       expect((await client.get('/radio/sessions/active')).body.session_id).to.equal(first.session_id);
       expect((await advance(client, first.session_id)).body.track_count).to.equal(3);
+    });
+
+    const activeOnes = async (client: ApiClient) => (await client.get('/radio/sessions/recent?limit=200')).body.filter((s: { active: boolean }) => s.active).map((s: { session_id: string }) => s.session_id);
+
+    it('when three sessions start at the same time, then one of them is the active one and the others have ended', async () => {
+      const client = await listener();
+      expect(await activeOnes(client)).to.deep.equal([]);
+      const answers = await Promise.all([1, 2, 3].map(() => start(client, 'genre', 'synth-pop')));
+      expect(answers.map((a) => a.status)).to.deep.equal([200, 200, 200]);
+      const active = await activeOnes(client);
+      expect(active).to.have.length(1);
+      expect(answers.map((a) => a.body.session_id)).to.include(active[0]);
+      expect((await client.get('/radio/sessions/active')).body.session_id).to.equal(active[0]);
+    });
+
+    it('when a session is resumed while another starts and a third resumes, then exactly one is active', async () => {
+      const client = await listener();
+      const first = (await start(client, 'artist', ids().dm!)).body.session_id;
+      const second = (await start(client, 'artist', ids().dm!)).body.session_id;
+      const answers = await Promise.all([client.post(`/radio/sessions/${first}/resume`), start(client, 'artist', ids().dm!), client.post(`/radio/sessions/${second}/resume`)]);
+      expect(answers.map((a) => a.status)).to.deep.equal([200, 200, 200]);
+      expect(await activeOnes(client)).to.have.length(1);
+    });
+
+    it('given a session open from before the pointer kept the active one, when another starts, then the old one ends', async () => {
+      const { client, username } = await signedInAs(app, 'viewer');
+      const legacy = await givenLegacyOpenSession(username);
+      const next = (await start(client, 'artist', ids().dm!)).body.session_id;
+      expect(await activeOnes(client)).to.deep.equal([next]);
+      expect((await client.get(`/radio/sessions/${legacy}`)).body.active).to.equal(false);
     });
 
     it('given no session, then active is null; after DELETE the session stays in recent with ended_at set', async () => {

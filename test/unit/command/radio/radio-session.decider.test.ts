@@ -51,6 +51,12 @@ describe('radio session decider', () => {
     given().when({ type: 'ResumeSession' }).thenThrows(radio.RadioSessionNotFound);
   });
 
+  it('replacing a session not started yet (its start races) or not the caller\'s decides nothing', () => {
+    given().when({ type: 'EndSession', cause: 'replaced' }).then((events) => expect(events).to.deep.equal([]));
+    given(started).when({ type: 'EndSession', cause: 'replaced' }, 'bob').then((events) => expect(events).to.deep.equal([]));
+    given(started).when({ type: 'EndSession', cause: 'replaced' }).then((events) => expect(events).to.deep.equal([{ type: 'RadioSessionEnded', data: { ...base, cause: 'replaced' } }]));
+  });
+
   it('ending and resuming are idempotent', () => {
     given(started, ended).when({ type: 'EndSession', cause: 'ended' }).then((events) => expect(events).to.deep.equal([]));
     given(started).when({ type: 'ResumeSession' }).then((events) => expect(events).to.deep.equal([]));

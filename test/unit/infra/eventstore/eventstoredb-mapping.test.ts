@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import {
   ANY,
+  MaxAppendSizeExceededError,
   NO_STREAM,
   START as ESDB_START,
   STREAM_EXISTS,
@@ -104,6 +105,11 @@ describe('eventstoredb mapping', () => {
     expect(missing).to.be.instanceOf(WrongExpectedVersionError).and.include({ expected: 2, actual: 'no_stream' });
     const other = new Error('unavailable');
     expect(toPortError(other, 'user-x', 'any')).to.equal(other);
+  });
+
+  it('names the stream and the limit of a write over the server\'s maximum append size', () => {
+    const refused = toPortError(MaxAppendSizeExceededError.fromMaxAppendSize(1_048_576), 'streamer-mirror-x', 'any') as Error;
+    expect(refused.message).to.include('streamer-mirror-x').and.include('1048576').and.include('MaxAppendSize');
   });
 });
 

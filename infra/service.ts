@@ -30,8 +30,15 @@ import { usernameKey } from '../shared/usernames.ts';
 import { taskDefinitions, taskSchedules } from './tasks/registry.ts';
 import { startSchedules } from './tasks/schedule.ts';
 import { TaskRunner } from './tasks/runner.ts';
-import { type RunningReactor, startReactor } from './reactors/reactor.ts';
+import { type RunningReactor, reactorOwnership, startReactor } from './reactors/reactor.ts';
 import { reactors } from './reactors/registry.ts';
+import { type Ownership, lockOwnership } from './db/lock-ownership.ts';
+import { requestRebuild, serveRebuildRequests } from './projections/shared-rebuilds.ts';
+import type { RebuildReadModels } from './projections/rebuild-port.ts';
+import { instanceId } from './instance.ts';
+import { revocationChannel } from './auth/revocation-channel.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from './db/database.ts';
 
 const CATCH_UP_TIMEOUT_MS = 5000;
 /** A reaction waits on an upstream: past this the answer goes out and the reaction finishes on its own. */
@@ -76,19 +83,30 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const roles = new Set(config.ROLES);
   const activity = new RequestActivity();
   const projectors = [...readModels, ...(options.extraProjectors ?? [])];
-  const projections = roles.has('projector')
-    ? new ProjectionRunner(db, store, projectors, { ...runnerOptions(database.engine, activity), ...options.runner })
+  // On PostgreSQL several processes may have the projector role: the one holding the lease runs them (docs/deploy.md).
+  let ownership: Ownership | undefined;
+  const runner = roles.has('projector')
+    ? new ProjectionRunner(db, store, projectors, { ...runnerOptions(database.engine, activity), ...options.runner, lostOwnership: () => ownership?.lost() })
     : undefined;
+  const shared = database.engine === 'postgres' && database.connectionString;
+  if (runner && shared) ownership = lockOwnership(shared, 'projections', runner);
   const tasks = new TaskRunner(store, bus, db, () => ctx.readModels);
-  for (const definition of taskDefinitions({ projections, context: () => ctx })) tasks.register(definition);
+  for (const definition of taskDefinitions({ rebuild: rebuildReadModels(runner, shared ? db : undefined), context: () => ctx })) tasks.register(definition);
   const secrets = loadSecrets(config);
   await resealLegacyCredentials(db, secrets.secretKey);
-  const auth = createAuthServices(db, secrets, { projectsUsers: Boolean(projections), scryptN: config.PASSWORD_SCRYPT_N });
-  projections?.onApplied((projector, events) => {
+  // Several processes share PostgreSQL: sessions ended in one are announced to the others.
+  const revocations = shared && roles.has('api') ? revocationChannel(shared, db, (key, sv) => auth.sessions.heard(key, sv)) : undefined;
+  const auth = createAuthServices(db, secrets, {
+    projectsUsers: Boolean(runner) && !shared,
+    scryptN: config.PASSWORD_SCRYPT_N,
+    announceRevocation: revocations?.announce,
+  });
+  runner?.onApplied((projector, events) => {
     if (projector === 'users') auth.sessions.invalidate(events.map((e) => usernameKey((e.data as { username: string }).username)));
   });
 
-  let runningReactors: RunningReactor[] = [];
+  const runningReactors = new Set<RunningReactor>();
+  let reactorOwnerships: Ownership[] = [];
   let commands: CommandPorts | undefined;
   const ctx: AppContext = {
     config,
@@ -99,7 +117,10 @@ export async function createService(config: Config, options: ServiceOptions = {}
     tasks,
     sessions: auth.sessions,
     auth,
-    projections,
+    // Only while this process runs them: otherwise waits and status go through the checkpoints table.
+    get projections() {
+      return runner?.running ? runner : undefined;
+    },
     get commands() {
       return (commands ??= commandPorts(ctx));
     },
@@ -109,15 +130,15 @@ export async function createService(config: Config, options: ServiceOptions = {}
         if (!position) return;
         const types = appendedTypes(position);
         await activity.aside(() =>
-          projections
-            ? projections.waitFor(position, types, CATCH_UP_TIMEOUT_MS)
+          ctx.projections
+            ? ctx.projections.waitFor(position, types, CATCH_UP_TIMEOUT_MS)
             : pollForPosition(db, position, CATCH_UP_TIMEOUT_MS, projectorsHandling(projectors, types)),
         );
       },
       async catchUpReactions(position = lastAppended()) {
         if (!position) return;
         const types = appendedTypes(position);
-        const concerned = runningReactors.filter((r) => !types || [...r.handles].some((t) => types.has(t)));
+        const concerned = [...runningReactors].filter((r) => !types || [...r.handles].some((t) => types.has(t)));
         if (concerned.length === 0) return;
         await activity.aside(() => Promise.all(concerned.map((r) => r.waitFor(position, REACTION_CATCH_UP_TIMEOUT_MS))));
       },
@@ -127,20 +148,28 @@ export async function createService(config: Config, options: ServiceOptions = {}
   let server: Server | undefined;
   let stopMaintenance = () => {};
   let stopSchedules = () => {};
+  let stopServingRebuilds = async () => {};
 
   return {
     ctx,
     app,
     async start() {
       if (database.pglite) stopMaintenance = startEmbeddedMaintenance(database.pglite, () => activity.quiet(250, 5000));
-      if (projections) {
-        await projections.start();
-        await projections.waiters.waitFor(await store.headPosition(), 60_000);
-      }
+      // A process that waits for the projections' lease starts at once; the owner catches up first.
+      if (runner && (!ownership || (await ownership.claim()))) {
+        if (!ownership) await runner.start();
+        await runner.waiters.waitFor(await store.headPosition(), 60_000);
+      } else ownership?.waitForTurn();
+      if (runner && shared) stopServingRebuilds = serveRebuildRequests(db, runner, instanceId);
       if (roles.has('worker')) {
         await tasks.listen();
-        if (!config.KAFKA_BROKERS) await tasks.recoverInterrupted();
-        runningReactors = reactors.map((reactor) => startReactor(ctx, reactor));
+        if (shared) tasks.adoptOrphans();
+        else await tasks.recoverInterrupted();
+        if (shared) {
+          // One worker runs each reactor; the others stand by for it.
+          reactorOwnerships = reactors.map((reactor) => reactorOwnership(shared, ctx, reactor, runningReactors));
+          for (const owned of reactorOwnerships) if (!(await owned.claim())) owned.waitForTurn();
+        } else for (const reactor of reactors) runningReactors.add(startReactor(ctx, reactor));
         stopSchedules = startSchedules(ctx, taskSchedules);
       }
       // The first admin can sign in as soon as the API listens: the users read model includes it.
@@ -155,16 +184,32 @@ export async function createService(config: Config, options: ServiceOptions = {}
     },
     async stop() {
       if (server) await drain(server, options.drainMs ?? DRAIN_MS);
-      await Promise.all(runningReactors.map((r) => r.stop()));
+      await Promise.all([...runningReactors].map((r) => r.stop()));
+      await Promise.all(reactorOwnerships.map((o) => o.stop()));
       stopSchedules();
       await tasks.stop();
-      await projections?.stop();
+      await stopServingRebuilds();
+      await runner?.stop();
+      await ownership?.stop();
+      await revocations?.stop();
       stopMaintenance();
       await bus.close();
       await store.close();
       if (!options.database) await database.close();
       log.debug('service stopped');
     },
+  };
+}
+
+/**
+ * The rebuild task's way to its read models: the local runner on the embedded database (one process),
+ * a request served by whichever process holds the projections' lease on PostgreSQL.
+ */
+function rebuildReadModels(runner: ProjectionRunner | undefined, sharedDb: Kysely<Database> | undefined): RebuildReadModels {
+  if (sharedDb) return (id, names, onProgress, signal) => requestRebuild(sharedDb, id, names, onProgress, signal);
+  return (_id, names, onProgress, signal) => {
+    if (!runner) throw new Error('this process does not run the projector role');
+    return runner.rebuild(names, onProgress, signal);
   };
 }
 

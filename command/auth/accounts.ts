@@ -37,9 +37,9 @@ export function accounts(ctx: AppContext) {
       typeof command === 'function' ? (s) => withMeta(command(s)) : withMeta(command),
       { actor },
     );
-    // Ended sessions are refused from now on in this process, whatever the read models' pace.
+    // Ended sessions are refused from now on in this process (and, announced, in the others), whatever the read models' pace.
     if (handled.events.some((e) => (SESSION_ENDING_EVENTS as readonly string[]).includes(e.type))) {
-      auth.sessions.revoke(usernameKey(username), handled.state.sessionVersion);
+      await auth.sessions.revoke(usernameKey(username), handled.state.sessionVersion);
     }
     return handled;
   }

@@ -173,7 +173,8 @@ export class ReconcileView {
   }
 }
 
-function flatten(observations: Observation[]): Observation[] {
+/** Every observation of a batch with the artists and albums they carry, those first. */
+export function flatten(observations: Observation[]): Observation[] {
   const out: Observation[] = [];
   const walk = (o: Observation) => {
     if (o.artist) walk(o.artist);

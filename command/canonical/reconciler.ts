@@ -6,13 +6,20 @@ import { pollForPosition } from '../../infra/projections/wait-for-position.ts';
 import type { Observation } from './observation.ts';
 import { ReconcileBatch } from './reconcile-batch.ts';
 import { ReconcileView } from './reconcile-view.ts';
+import { reconcileLocks } from './reconcile-locks.ts';
+import { holdingXactLocks } from '../../infra/db/advisory-locks.ts';
 
 const ATTEMPTS = 3;
 let queue: Promise<unknown> = Promise.resolve();
 
-/** Runs reconciliations one at a time in a process: name keys are not claims, so two concurrent observations of one new name would otherwise mint two entities. */
-function serialized<T>(work: () => Promise<T>): Promise<T> {
-  const run = queue.then(work);
+/**
+ * Runs reconciliations one at a time in a process, and on PostgreSQL under advisory locks on what
+ * they match, across processes: name keys are not claims, so two concurrent observations of one new
+ * name would otherwise mint two entities.
+ */
+function serialized<T>(ctx: AppContext, observations: Observation[], work: () => Promise<T>): Promise<T> {
+  const locked = ctx.engine === 'postgres' ? () => holdingXactLocks(ctx.db, reconcileLocks(observations), work) : work;
+  const run = queue.then(locked);
   queue = run.catch(() => undefined);
   return run;
 }
@@ -36,7 +43,7 @@ export async function reconcile(ctx: AppContext, observation: Observation, actor
  */
 export function reconcileMany(ctx: AppContext, observations: Observation[], actor: string | null = null): Promise<string[]> {
   if (observations.length === 0) return Promise.resolve([]);
-  return serialized(async () => {
+  return serialized(ctx, observations, async () => {
     for (let attempt = 1; ; attempt++) {
       try {
         return await runBatch(ctx, observations, actor, attempt === 1);

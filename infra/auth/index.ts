@@ -21,13 +21,17 @@ export interface AuthServices {
  * `scryptN` lowers the hashing cost for the test suite only (PASSWORD_SCRYPT_N); production keeps
  * OWASP's 2^17.
  */
-export function createAuthServices(db: Kysely<Database>, secrets: Secrets, options: { projectsUsers: boolean; scryptN?: number }): AuthServices {
+export function createAuthServices(
+  db: Kysely<Database>,
+  secrets: Secrets,
+  options: { projectsUsers: boolean; scryptN?: number; announceRevocation?: (key: string, sessionVersion: number) => Promise<void> },
+): AuthServices {
   const tokens = createSessionTokens(secrets.jwtSecret);
   return {
     credentials: createCredentialStore(db, secrets.secretKey),
     hasher: createPasswordHasher({ ...OWASP_SCRYPT, N: options.scryptN ?? OWASP_SCRYPT.N }),
     tokens,
-    sessions: createSessionCache(db, tokens, { ttlMs: options.projectsUsers ? 10 * 60_000 : 5_000 }),
+    sessions: createSessionCache(db, tokens, { ttlMs: options.projectsUsers ? 10 * 60_000 : 5_000, announce: options.announceRevocation }),
     throttle: createLoginThrottle(),
     registrations: createRegistrationThrottle(),
   };

@@ -14,9 +14,10 @@ interface Entry {
  * Resolves session cookies without a database round trip per request: what a session needs of its
  * user (role, session version, deleted) is cached per user, dropped whenever the users read model
  * applies an event about them, and re-read after `ttlMs` in processes that do not project. A session
- * ended in this process is refused at once (`revoke`), before any read model has caught up.
+ * ended in this process is refused at once (`revoke`), before any read model has caught up, and in the
+ * other processes as soon as they hear of it (`announce`, see revocation-channel.ts).
  */
-export function createSessionCache(db: Kysely<Database>, tokens: SessionTokens, options: { ttlMs: number }) {
+export function createSessionCache(db: Kysely<Database>, tokens: SessionTokens, options: { ttlMs: number; announce?: (key: string, sessionVersion: number) => Promise<void> }) {
   const entries = new Map<string, Entry>();
   const generations = new Map<string, number>();
   /** The lowest session version still valid per user, as the write side recorded it. */
@@ -46,7 +47,16 @@ export function createSessionCache(db: Kysely<Database>, tokens: SessionTokens, 
     }
   }
 
-  const resolver: SessionResolver & { invalidate(keys: Iterable<string>): void; revoke(key: string, sessionVersion: number): void } = {
+  function raiseFloor(key: string, sessionVersion: number): void {
+    floors.set(key, Math.max(floors.get(key) ?? 0, sessionVersion));
+    invalidate([key]);
+  }
+
+  const resolver: SessionResolver & {
+    invalidate(keys: Iterable<string>): void;
+    revoke(key: string, sessionVersion: number): Promise<void>;
+    heard(key: string, sessionVersion: number): void;
+  } = {
     async resolve(token) {
       if (!token) return null;
       const claims = tokens.verify(token);
@@ -57,11 +67,13 @@ export function createSessionCache(db: Kysely<Database>, tokens: SessionTokens, 
       return entry.user && entry.sessionVersion === claims.sv ? entry.user : null;
     },
     invalidate,
-    /** Sessions of `key` issued under a version below `sessionVersion` end now. */
-    revoke(key, sessionVersion) {
-      floors.set(key, Math.max(floors.get(key) ?? 0, sessionVersion));
-      invalidate([key]);
+    /** Sessions of `key` issued under a version below `sessionVersion` end now, here and (announced) in every other process. */
+    async revoke(key, sessionVersion) {
+      raiseFloor(key, sessionVersion);
+      await options.announce?.(key, sessionVersion);
     },
+    /** Another process revoked them. */
+    heard: raiseFloor,
   };
   return resolver;
 }

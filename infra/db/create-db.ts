@@ -15,6 +15,8 @@ export interface DatabaseHandle {
   engine: Engine;
   /** The PGlite instance when embedded, for its maintenance (CHECKPOINT, dumps in tests). */
   pglite?: EmbeddedDatabase;
+  /** The PostgreSQL database's address, for connections outside the pool (locks, LISTEN). */
+  connectionString?: string;
   close(): Promise<void>;
 }
 
@@ -37,10 +39,9 @@ export async function openPostgres(connectionString: string, options: PoolOption
   // An idle connection dropped by the server (restart, admin command) must not crash the process.
   pool.on('error', (error) => log.warn('database connection lost', { error: error.message }));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: 'postgres', close: () => db.destroy() };
+  return { db, engine: 'postgres', connectionString, close: () => db.destroy() };
 }
 
-/**
 /**
  * PGlite's default shared_buffers (128 MB) is most of an idle service's memory, and the embedded
  * database's files sit in the OS page cache anyway: 16 MB holds the hot read models.

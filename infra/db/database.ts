@@ -6,6 +6,8 @@ import type { TaskHistoryTable } from '../../projectors/tasks/task-history.table
 import type { UsersTable } from '../../projectors/auth/users.table.ts';
 import type { MediaserverPlaylistItemsTable, MediaserverPlaylistsTable } from '../../projectors/mediaserver/playlists.table.ts';
 import type { ReactorCheckpointsTable } from '../reactors/reactor-checkpoints.table.ts';
+import type { TaskLeasesTable } from '../tasks/task-leases.table.ts';
+import type { ProjectionRebuildRequestsTable } from '../projections/rebuild-requests.table.ts';
 import type { ScrobbleMirrorTable, ScrobblesTable } from '../../projectors/scrobbler/scrobbles.table.ts';
 import type { ScrobblerCacheTable } from '../upstreams/scrobbler/proxy-cache.table.ts';
 import type { MediaserverLinksTable } from '../../projectors/mediaserver/links.table.ts';
@@ -94,4 +96,6 @@ export interface Database {
   radio_feedback: RadioFeedbackTable;
   radio_discoveries: RadioDiscoveriesTable;
   radio_discovery_wants: RadioDiscoveryWantsTable;
+  task_leases: TaskLeasesTable;
+  projection_rebuild_requests: ProjectionRebuildRequestsTable;
 }

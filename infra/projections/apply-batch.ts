@@ -1,13 +1,20 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { Position, RecordedEvent } from '../eventstore/event-store.ts';
-import { saveCheckpoints } from './checkpoints.ts';
+import { CheckpointMoved, guardCheckpoints, saveCheckpoints } from './checkpoints.ts';
 import type { Projector, StoredEvent } from './projector.ts';
 import { type Shadow, inShadow } from './shadow.ts';
 
 export interface BatchOutcome {
   applied: [Projector, StoredEvent[]][];
   failed: [Projector, unknown][];
+}
+
+/** Where a batch moves its checkpoints to, and from where it started (the compare of the compare-and-set). */
+export interface BatchCheckpoint {
+  position: Position;
+  state: 'live' | 'rebuilding';
+  from: Position;
 }
 
 /** A rebuild's batch: applied in its shadow; `then` runs last in the transaction with the projectors that applied. */
@@ -26,22 +33,28 @@ export function handledBy(projector: Projector, events: RecordedEvent[]): Stored
  * Should one throw, that attempt is rolled back whole and the batch runs again with each projector
  * in a savepoint of its own, so the one that throws is rolled back alone and the others' rows and
  * checkpoints still commit. A failure outside a projector (the database itself) fails the batch.
+ * `checkpoint.from` is where the batch starts: checkpoints that moved past it fail the batch (CAS).
  */
 export async function applyBatch(
   db: Kysely<Database>,
   projectors: Projector[],
   batch: RecordedEvent[],
-  checkpoint: { position: Position; state: 'live' | 'rebuilding' },
+  checkpoint: BatchCheckpoint,
   idleToo = true,
   into?: IntoShadow,
 ): Promise<BatchOutcome> {
   const work = projectors.map((p) => [p, handledBy(p, batch)] as [Projector, StoredEvent[]]).filter(([, handled]) => handled.length > 0);
   const straight = await inShadow(db, into?.shadow, async (trx) => {
+    const moved = moving(projectors, work, idleToo);
+    await guardCheckpoints(trx, moved.map((p) => p.name), checkpoint.from);
     for (const [projector, handled] of work) await projector.apply(trx, handled);
-    await saveCheckpoints(trx, moving(projectors, work, idleToo).map((p) => ({ name: p.name, version: p.version, ...checkpoint })));
+    await saveCheckpoints(trx, moved.map((p) => ({ name: p.name, version: p.version, position: checkpoint.position, state: checkpoint.state })));
     await into?.then?.(trx, projectors);
     return { applied: work, failed: [] } satisfies BatchOutcome;
-  }).catch(() => undefined);
+  }).catch((error: unknown) => {
+    if (error instanceof CheckpointMoved) throw error;
+    return undefined;
+  });
   return straight ?? applyIsolated(db, projectors, work, checkpoint, idleToo, into);
 }
 
@@ -54,11 +67,12 @@ async function applyIsolated(
   db: Kysely<Database>,
   projectors: Projector[],
   work: [Projector, StoredEvent[]][],
-  checkpoint: { position: Position; state: 'live' | 'rebuilding' },
+  checkpoint: BatchCheckpoint,
   idleToo: boolean,
   into: IntoShadow | undefined,
 ): Promise<BatchOutcome> {
   return inShadow(db, into?.shadow, async (trx) => {
+    await guardCheckpoints(trx, moving(projectors, work, idleToo).map((p) => p.name), checkpoint.from);
     const outcome: BatchOutcome = { applied: [], failed: [] };
     for (const [projector, handled] of work) {
       const error = await applyAlone(trx, projector, handled);
@@ -66,7 +80,7 @@ async function applyIsolated(
       else outcome.failed.push([projector, error]);
     }
     const moved = moving(projectors, work, idleToo).filter((p) => !outcome.failed.some(([f]) => f === p));
-    await saveCheckpoints(trx, moved.map((p) => ({ name: p.name, version: p.version, ...checkpoint })));
+    await saveCheckpoints(trx, moved.map((p) => ({ name: p.name, version: p.version, position: checkpoint.position, state: checkpoint.state })));
     await into?.then?.(trx, projectors.filter((p) => !outcome.failed.some(([f]) => f === p)));
     return outcome;
   });
@@ -106,6 +120,7 @@ export async function locateFailure(
   shadow?: Shadow,
 ): Promise<Located> {
   return inShadow(db, shadow, async (trx) => {
+    await guardCheckpoints(trx, [projector.name], from);
     const located: Located = { position: from, applied: [] };
     for (const event of batch) {
       const [handled] = handledBy(projector, [event]);

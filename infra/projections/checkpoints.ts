@@ -1,7 +1,7 @@
 import { type Kysely, type Transaction, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { CheckpointState, ProjectionCheckpointsTable } from './checkpoints.table.ts';
-import { type Position, decodePosition, encodePosition } from '../eventstore/event-store.ts';
+import { type Position, comparePositions, decodePosition, encodePosition } from '../eventstore/event-store.ts';
 
 /** `rebuilding`: replaying behind the live read models; `stalled`: stopped on an event (see Stall). */
 
@@ -87,4 +87,24 @@ async function upsert(trx: Executor, rows: ProjectionCheckpointsTable[]): Promis
     .values(rows)
     .onConflict((oc) => oc.column('name').doUpdateSet(Object.fromEntries(columns.map((c) => [c, sql.ref(`excluded.${c}`)]))))
     .execute();
+}
+
+/** Another process applied events past where this one's batch starts: the batch must not commit. */
+export class CheckpointMoved extends Error {
+  constructor(readonly projectors: string[]) {
+    super(`checkpoints moved under the batch (another process runs these projectors): ${projectors.join(', ')}`);
+  }
+}
+
+/**
+ * The compare half of a batch's compare-and-set, first in its transaction: locks the checkpoint rows
+ * the batch will write and throws CheckpointMoved when one already stands past `from`, the position
+ * the batch starts after. A second owner's batch waits on the row locks and then finds them moved,
+ * so one batch is never applied twice, whatever the leases did.
+ */
+export async function guardCheckpoints(trx: Transaction<Database>, names: string[], from: Position): Promise<void> {
+  if (names.length === 0) return;
+  const rows = await trx.selectFrom('projection_checkpoints').select(['name', 'position']).where('name', 'in', names).forUpdate().execute();
+  const moved = rows.filter((r) => comparePositions(decodePosition(r.position), from) > 0).map((r) => r.name);
+  if (moved.length > 0) throw new CheckpointMoved(moved);
 }

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
-import { type EventStore, type Position, comparePositions } from '../eventstore/event-store.ts';
+import { type EventStore, type Position, START, comparePositions } from '../eventstore/event-store.ts';
 import { applyBatch } from './apply-batch.ts';
 import type { Projector } from './projector.ts';
 
@@ -30,7 +30,7 @@ export async function replayInto(store: EventStore, db: Kysely<Database>, projec
     const batch = (await store.readAll({ after, maxCount: BATCH })).filter((e) => comparePositions(e.position, to) <= 0);
     if (batch.length === 0) break;
     const position = batch[batch.length - 1]!.position;
-    const outcome = await applyBatch(db, live, batch, { position, state: 'live' });
+    const outcome = await applyBatch(db, live, batch, { position, state: 'live', from: after ?? START });
     for (const [projector, error] of outcome.failed) failed[projector.name] = error instanceof Error ? error.message : String(error);
     live = live.filter((p) => !(p.name in failed));
     events += batch.length;

@@ -14,6 +14,8 @@ export interface RunnerOptions {
   retryMs?: number;
   /** Failed attempts after which a projector stalls on the event it fails on. Default 6 (about 15 s). */
   maxAttempts?: number;
+  /** Called when a batch finds its checkpoints moved by another process: this runner has stopped. */
+  lostOwnership?: () => void;
 }
 
 const MAX_RETRY_MS = 30_000;

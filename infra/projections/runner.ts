@@ -7,7 +7,7 @@ import { inBackground } from '../db/work-class.ts';
 import { type EventStore, type Position, type RecordedEvent, START, comparePositions } from '../eventstore/event-store.ts';
 import { type BatchOutcome, applyBatch } from './apply-batch.ts';
 import { BatchSizer } from './batch-sizer.ts';
-import { readCheckpoints, saveCheckpoints } from './checkpoints.ts';
+import { CheckpointMoved, guardCheckpoints, readCheckpoints, saveCheckpoints } from './checkpoints.ts';
 import { type Lane, lanesAtStart, leaderOf, mergeLanes, promoteLeader } from './lanes.ts';
 import { type Shadow, createShadow, dropLeftoverShadows, dropShadow, dropTables, swapIn } from './shadow.ts';
 import { type Projector, type StoredEvent, projectorsHandling } from './projector.ts';
@@ -42,6 +42,8 @@ export class ProjectionRunner {
   /** When the last step began: failing lanes due by then had their turn. */
   private steppedAt = 0;
   private idleCheckpointedAt = 0;
+  /** A batch left idle projectors' checkpoints behind: written when the log runs dry (others poll them). */
+  private idleBehind = false;
   readonly waiters: ProjectorWaiters;
 
   constructor(
@@ -65,6 +67,9 @@ export class ProjectionRunner {
    * stalled before gets one more attempt (a fixed or upgraded projector carries on).
    */
   async start(): Promise<void> {
+    // Started again after a stop when this process owns the projections once more (docs/deploy.md).
+    this.stopped = false;
+    this.wake = new AbortController();
     await dropLeftoverShadows(this.db);
     const stored = await readCheckpoints(this.db);
     const bumped = this.projectors.filter((p) => stored.get(p.name)?.version !== p.version);
@@ -85,6 +90,12 @@ export class ProjectionRunner {
     this.stopped = true;
     this.wake.abort();
     await this.loop;
+    this.loop = undefined;
+  }
+
+  /** Whether this process runs the projections now (a second projector process waits for the lease). */
+  get running(): boolean {
+    return this.loop !== undefined && !this.stopped;
   }
 
   /** Called after each committed batch with the events a projector applied (cache invalidation). */
@@ -125,9 +136,17 @@ export class ProjectionRunner {
         await this.startPendingRebuilds();
         const progressed = await this.step();
         failures = 0;
+        if (!progressed && this.idleBehind) await this.checkpointIdle();
         if (!progressed) await waitForLog(this.store, this.lanes, this.steppedAt, this.wake.signal);
         else await yieldToIo();
       } catch (error) {
+        if (error instanceof CheckpointMoved) {
+          // Another process owns these projectors now: this one stops and waits for the lease again.
+          log.error('projections: stopping, another process moved the checkpoints', { error: error.message });
+          this.stopped = true;
+          this.options.lostOwnership?.();
+          return;
+        }
         // Not a projector's failure (those are handled per projector): the database or the log.
         failures += 1;
         const delay = backoff(this.options, failures);
@@ -185,8 +204,9 @@ export class ProjectionRunner {
     // The checkpoints of projectors with nothing in the batch move at most once a second: a restart
     // re-reads a little more for them, and each batch writes a few rows instead of one per projector.
     const idleToo = performance.now() - this.idleCheckpointedAt >= IDLE_CHECKPOINT_MS;
-    const outcome = await applyBatch(this.db, lane.projectors, batch, { position: last, state: lane.rebuilding && upTo ? 'rebuilding' : 'live' }, idleToo, into || undefined);
+    const outcome = await applyBatch(this.db, lane.projectors, batch, { position: last, state: lane.rebuilding && upTo ? 'rebuilding' : 'live', from }, idleToo, into || undefined);
     if (idleToo) this.idleCheckpointedAt = performance.now();
+    this.idleBehind ||= !idleToo;
     lane.projectors = lane.projectors.filter((p) => !outcome.failed.some(([failed]) => failed === p));
     lane.position = last;
     if (joins) this.swapped(lane);
@@ -209,6 +229,23 @@ export class ProjectionRunner {
     let batch = await this.store.readAll({ after: lane.position, maxCount: this.sizer.sizeOf(lane), withDataOf });
     if (upTo) batch = batch.filter((e) => comparePositions(e.position, upTo) <= 0);
     return this.sizer.cutByWeight(lane, batch);
+  }
+
+  /**
+   * The log ran dry: the checkpoints of projectors that had nothing in the last batches catch up with
+   * their lanes, so processes that poll the checkpoints (an API without the projector role) see every
+   * read model at the head, not only those that applied something.
+   */
+  private async checkpointIdle(): Promise<void> {
+    // A shadow lane's checkpoints live in its shadow; the live rows stand still until the swap.
+    const lanes = this.lanes.filter((l) => !l.failure && !l.shadow && l.projectors.length > 0);
+    await this.db.transaction().execute(async (trx) => {
+      for (const lane of lanes) {
+        await guardCheckpoints(trx, lane.projectors.map((p) => p.name), lane.position);
+        await saveCheckpoints(trx, lane.projectors.map((p) => ({ name: p.name, version: p.version, position: lane.position, state: lane.rebuilding ? 'rebuilding' : 'live' })));
+      }
+    });
+    this.idleBehind = false;
   }
 
   /** A projector's batch failed: it leaves its lane for one of its own at `at`, retried after a backoff. */

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import { type AllSubscription, decodePosition, encodePosition, type Position } from '../eventstore/event-store.ts';
 import { log } from '../logger.ts';
 import { inBackground } from '../db/work-class.ts';
+import { type Ownership, lockOwnership } from '../db/lock-ownership.ts';
 import type { StoredEvent } from '../projections/projector.ts';
 import { unitOfWork } from '../projections/read-models.ts';
 import { ProjectorWaiters } from '../projections/wait-for-position.ts';
@@ -34,6 +35,20 @@ async function saveCheckpoint(ctx: AppContext, name: string, position: Position)
   await ctx.db.insertInto('reactor_checkpoints').values({ name, ...values }).onConflict((oc) => oc.column('name').doUpdateSet(values)).execute();
 }
 
+/** Another process moved the reactor's checkpoint: it runs there now. */
+class CheckpointMoved extends Error {}
+
+/** Moves the checkpoint from `expected` to `position` (compare-and-set): two owners never both move it. */
+async function moveCheckpoint(ctx: AppContext, name: string, expected: Position, position: Position): Promise<void> {
+  const result = await ctx.db
+    .updateTable('reactor_checkpoints')
+    .set({ position: encodePosition(position), updated_at: new Date() })
+    .where('name', '=', name)
+    .where('position', '=', encodePosition(expected))
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) throw new CheckpointMoved(`reactor ${name}: its checkpoint moved under it`);
+}
+
 /** One reaction with bounded retries; a reaction that keeps failing is logged and passed over. */
 async function reactOnce(ctx: AppContext, reactor: Reactor, event: StoredEvent, stopped: () => boolean): Promise<void> {
   for (let attempt = 0; ; attempt++) {
@@ -60,9 +75,10 @@ export interface RunningReactor {
 
 /**
  * Runs a reactor until stopped. A reactor seen for the first time starts at the head of the log:
- * what came before it is the business of an explicit reconcile, not of a replay.
+ * what came before it is the business of an explicit reconcile, not of a replay. `moved` is called
+ * when another process moved its checkpoint (this one has stopped).
  */
-export function startReactor(ctx: AppContext, reactor: Reactor): RunningReactor {
+export function startReactor(ctx: AppContext, reactor: Reactor, moved: () => void = () => {}): RunningReactor {
   let subscription: AllSubscription | undefined;
   let stopped = false;
   const handles = new Set<string>(reactor.handles);
@@ -86,12 +102,16 @@ export function startReactor(ctx: AppContext, reactor: Reactor): RunningReactor 
       }
       const last = batch[batch.length - 1]!.position;
       if (mine.length > 0 || Date.now() - savedAt > IDLE_CHECKPOINT_MS) {
-        await saveCheckpoint(ctx, reactor.name, last);
+        await moveCheckpoint(ctx, reactor.name, after, last);
+        after = last;
         savedAt = Date.now();
       }
       reached(last);
     }
-  }).catch((error) => log.error('reactor: stopped on an error', { reactor: reactor.name, error: (error as Error).message }));
+  }).catch((error) => {
+    log.error('reactor: stopped on an error', { reactor: reactor.name, error: (error as Error).message });
+    if (error instanceof CheckpointMoved) moved();
+  });
   return {
     handles,
     async stop() {
@@ -101,4 +121,25 @@ export function startReactor(ctx: AppContext, reactor: Reactor): RunningReactor 
     },
     waitFor: (target, timeoutMs) => handled.waitFor(target, timeoutMs),
   };
+}
+
+/**
+ * On PostgreSQL a reactor runs in one worker at a time: the holder of its lock; the others wait and
+ * take over when that one's connection ends. `running` holds it while it runs here.
+ */
+export function reactorOwnership(connectionString: string, ctx: AppContext, reactor: Reactor, running: Set<RunningReactor>): Ownership {
+  let current: RunningReactor | undefined;
+  const ownership: Ownership = lockOwnership(connectionString, `reactor ${reactor.name}`, {
+    async start() {
+      current = startReactor(ctx, reactor, () => ownership.lost());
+      running.add(current);
+    },
+    async stop() {
+      if (!current) return;
+      running.delete(current);
+      await current.stop();
+      current = undefined;
+    },
+  });
+  return ownership;
 }

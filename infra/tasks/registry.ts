@@ -27,14 +27,14 @@ import { discoverStoreTask } from '../../command/enrichment/discover-store.task.
 import { releasedbDiscoverTask, releasedbReprojectTask } from '../../command/enrichment/releasedb.tasks.ts';
 import { discoveryAlbumsTask } from '../../command/radio/discovery-albums.task.ts';
 import type { AppContext } from '../context.ts';
-import type { ProjectionRunner } from '../projections/runner.ts';
+import type { RebuildReadModels } from '../projections/rebuild-port.ts';
 import type { TaskDefinition } from './task.ts';
 
 /** Every background task of the service. `context` is read when a task runs, after the service is built. */
-export function taskDefinitions(deps: { projections: ProjectionRunner | undefined; context: () => AppContext }): TaskDefinition<any>[] {
+export function taskDefinitions(deps: { rebuild: RebuildReadModels; context: () => AppContext }): TaskDefinition<any>[] {
   const { context } = deps;
   return [
-    rebuildTask(deps.projections),
+    rebuildTask(deps.rebuild),
     migrateTask(context),
     bulkImportTask(context),
     syncLibraryTask(context),

@@ -17,12 +17,24 @@ import { type Handled, handleCommand } from '../eventstore/command-handler.ts';
 import type { TaskEvent } from '../../shared/events/tasks.events.ts';
 import { StoppedByCancel, type TaskContext, type TaskDefinition } from './task.ts';
 import { ProgressReporter } from './progress.ts';
+import { RENEW_MS, TaskLeases } from './leases.ts';
+import { instanceId } from '../instance.ts';
 
 const INTERRUPTED = 'interrupted: the service stopped while the task ran';
+const ORPHANED = 'interrupted: the worker running it stopped renewing its lease';
+/** How often a worker looks for running tasks nobody holds (PostgreSQL, several workers). */
+const ORPHAN_SWEEP_MS = 1000;
 
-/** Why a running task's signal was aborted. */
-type StopReason = 'cancel' | 'shutdown';
+/**
+ * Why a running task's signal was aborted. `lost`: another worker holds its lease now (this one
+ * stopped renewing in time), so this one records nothing.
+ */
+type StopReason = 'cancel' | 'shutdown' | 'lost';
 
+/** A redelivered request for a task that already ended. */
+class AlreadyEnded extends Error {}
+
+let runners = 0;
 
 /** Task ids sort by start even within one millisecond, so "newest first" is well defined. */
 const nextTaskId = monotonicFactory();
@@ -43,6 +55,9 @@ export class TaskRunner {
   private readonly settled = new Set<Promise<void>>();
   /** How long `stop()` waits for running tasks to reach a checkpoint before it leaves them. */
   shutdownGraceMs = 10_000;
+  private readonly leases: TaskLeases;
+  private renewTimer: NodeJS.Timeout | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly store: EventStore,
@@ -50,7 +65,9 @@ export class TaskRunner {
     private readonly db: Kysely<Database>,
     /** A task's run finishes once the read models include what it appended (read-your-writes for whoever waits on its outcome). */
     private readonly readModels: () => ReadModels,
-  ) {}
+  ) {
+    this.leases = new TaskLeases(db, `${instanceId}/${++runners}`);
+  }
 
   register(definition: TaskDefinition<any>): void {
     if (this.definitions.has(definition.name)) throw new Error(`task ${definition.name} registered twice`);
@@ -77,34 +94,87 @@ export class TaskRunner {
     return { was_running: wasRunning, position: handled.result?.position };
   }
 
-  /** The worker role: take task requests and cancels from the bus. */
+  /**
+   * The worker role: take task requests and cancels from the bus, and renew the leases of the tasks
+   * this worker runs. A request is taken only with the task's lease, so a redelivered one (or one
+   * two workers received) runs nowhere twice.
+   */
   async listen(): Promise<void> {
     await this.bus.subscribe('tasks.requested', 'shared', async ({ value }) => {
-      this.execute(String(value.task_id), String(value.name), value.params as Record<string, unknown>, (value.started_by as string | null) ?? null, null);
+      const taskId = String(value.task_id);
+      const claimed = await this.leases.claim(taskId);
+      if (claimed === 'fresh') this.execute(taskId, String(value.name), value.params as Record<string, unknown>, (value.started_by as string | null) ?? null, null);
+      else if (claimed === 'taken-over') await this.takeOver(taskId, ORPHANED);
+      else log.debug('tasks: request for a task another worker runs', { task_id: taskId });
     });
     await this.bus.subscribe('tasks.cancel', 'broadcast', async ({ value }) => {
       this.running.get(String(value.task_id))?.controller.abort('cancel' satisfies StopReason);
     });
+    this.renewTimer = setInterval(() => void this.renewLeases(), RENEW_MS);
   }
 
   /**
    * After a restart nothing runs the tasks the log still shows running: resumable ones start again
    * from their last progress, the others are recorded failed. Only safe where this process is the
-   * only worker (the in-process bus).
+   * only worker (the embedded database): it takes their leases without waiting for them to run out.
    */
   async recoverInterrupted(): Promise<number> {
-    const rows = await this.db.selectFrom('task_history').selectAll().where('status', '=', 'running').execute();
+    const rows = await this.db.selectFrom('task_history').select('task_id').where('status', '=', 'running').execute();
     for (const row of rows) {
       if (this.running.has(row.task_id)) continue;
-      const definition = this.definitions.get(row.name);
-      if (definition?.resumable) {
-        log.info('tasks: resuming interrupted task', { task_id: row.task_id, name: row.name });
-        this.execute(row.task_id, row.name, row.params, row.started_by, row.progress ?? {});
-      } else {
-        await this.command(row.task_id, { type: 'FailTask', error: INTERRUPTED }, null);
-      }
+      await this.leases.claim(row.task_id, true);
+      await this.takeOver(row.task_id, INTERRUPTED);
     }
     return rows.length;
+  }
+
+  /**
+   * Several workers on PostgreSQL: every second, take the running tasks nobody holds, those whose
+   * request reached no worker (the log carries requests when there is no Kafka) and those whose
+   * worker stopped renewing (killed): resumed when resumable, else recorded failed.
+   */
+  adoptOrphans(): void {
+    const sweep = async () => {
+      for (const orphan of await this.leases.orphans()) {
+        if (this.running.has(orphan.task_id)) continue;
+        const claimed = await this.leases.claim(orphan.task_id);
+        if (claimed === 'fresh') this.execute(orphan.task_id, orphan.name, orphan.params, orphan.started_by, null);
+        else if (claimed === 'taken-over') await this.takeOver(orphan.task_id, ORPHANED);
+      }
+    };
+    const next = () => {
+      this.sweepTimer = setTimeout(() => {
+        void inBackground(sweep)
+          .catch((error: unknown) => log.warn('tasks: could not look for orphaned tasks', { error: messageOf(error) }))
+          .finally(() => this.sweepTimer && next());
+      }, ORPHAN_SWEEP_MS);
+    };
+    next();
+  }
+
+  /** A task whose worker went away, now this one's: resumed from its last progress when resumable, else failed. */
+  private async takeOver(taskId: string, why: string): Promise<void> {
+    const row = await this.db.selectFrom('task_history').selectAll().where('task_id', '=', taskId).executeTakeFirst();
+    if (!row || row.status !== 'running') return this.leases.release(taskId);
+    if (this.definitions.get(row.name)?.resumable) {
+      log.info('tasks: resuming interrupted task', { task_id: taskId, name: row.name });
+      this.execute(taskId, row.name, row.params, row.started_by, row.progress ?? {});
+    } else {
+      await this.command(taskId, { type: 'FailTask', error: why }, null);
+      await this.leases.release(taskId);
+    }
+  }
+
+  /** Keeps this worker's leases; a task whose lease another worker took stops here without a word. */
+  private async renewLeases(): Promise<void> {
+    try {
+      for (const taskId of await this.leases.renew([...this.running.keys()])) {
+        log.warn('tasks: lost the lease of a running task, stopping it here', { task_id: taskId });
+        this.running.get(taskId)?.controller.abort('lost' satisfies StopReason);
+      }
+    } catch (error) {
+      log.warn('tasks: could not renew task leases', { error: messageOf(error) });
+    }
   }
 
   /** Waits for the tasks this process runs (tests, shutdown). */
@@ -118,6 +188,9 @@ export class TaskRunner {
    * `recoverInterrupted` on the next start.
    */
   async stop(): Promise<void> {
+    clearTimeout(this.sweepTimer);
+    this.sweepTimer = undefined;
+    clearInterval(this.renewTimer);
     for (const { controller } of this.running.values()) controller.abort('shutdown' satisfies StopReason);
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<'timeout'>((resolve) => {
@@ -146,7 +219,9 @@ export class TaskRunner {
     log.info('task started', { task_id: taskId, name, ...(resumedFrom ? { resumed: true } : {}) });
     const run = (async () => {
       if (!definition) throw new Error(`no task named ${name} in this worker`);
-      if ((await this.state(taskId)).cancelRequested) controller.abort('cancel' satisfies StopReason);
+      const state = await this.state(taskId);
+      if (state.status !== 'running') throw new AlreadyEnded();
+      if (state.cancelRequested) controller.abort('cancel' satisfies StopReason);
       // A run of its own for read-your-writes, not the request that started it.
       return unitOfWork(this.readModels(), () => definition.run(this.contextFor(taskId, params, startedBy, entry, resumedFrom)), { reactions: false });
     })();
@@ -155,9 +230,11 @@ export class TaskRunner {
         async (summary) => {
           await entry.progress.flush();
           await this.command(taskId, { type: 'FinishTask', summary }, startedBy);
+          await this.leases.release(taskId);
           log.info('task finished', { task_id: taskId, name, summary });
         },
         async (error) => {
+          if (error instanceof AlreadyEnded) return this.leases.release(taskId);
           await entry.progress.flush();
           await this.recordStop(taskId, name, definition, controller.signal, error, startedBy);
         },
@@ -179,18 +256,21 @@ export class TaskRunner {
    */
   private async recordStop(taskId: string, name: string, definition: TaskDefinition<any> | undefined, signal: AbortSignal, error: unknown, startedBy: string | null) {
     const reason = signal.aborted ? (signal.reason as StopReason) : undefined;
+    if (reason === 'lost') return;
     if (reason === 'cancel' || (!reason && error instanceof StoppedByCancel)) {
       const summary = error instanceof StoppedByCancel ? error.summary : {};
       await this.command(taskId, { type: 'CancelTask', summary }, startedBy);
       log.info('task cancelled', { task_id: taskId, name, summary });
     } else if (reason === 'shutdown') {
       log.info('task interrupted by the stop', { task_id: taskId, name, resumes: Boolean(definition?.resumable) });
-      if (definition?.resumable) return;
+      // Left for another worker (or the next start) to resume, without waiting for the lease to run out.
+      if (definition?.resumable) return this.leases.expire(taskId);
       await this.command(taskId, { type: 'FailTask', error: INTERRUPTED }, startedBy);
     } else {
       log.error('tasks: task failed', { task_id: taskId, name, error: messageOf(error) });
       await this.command(taskId, { type: 'FailTask', error: messageOf(error) }, startedBy);
     }
+    await this.leases.release(taskId);
   }
 
   private contextFor(taskId: string, params: Record<string, unknown>, startedBy: string | null, entry: Running, resumedFrom: Record<string, unknown> | null): TaskContext {

@@ -43,8 +43,21 @@ export interface ServiceProcess {
  */
 export function npmStart(env: Record<string, string>): ServiceProcess {
   buildOnce();
-  const base: NodeJS.ProcessEnv = { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PASSWORD_SCRYPT_N: '1024', NODE_ENV: 'test', UPSTREAM_PACING: 'off' };
-  const child = spawn('npm', ['start', '--silent'], { cwd: repoRoot, env: { ...base, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return tracked(spawn('npm', ['start', '--silent'], { cwd: repoRoot, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+/** What `npm start` runs, without npm between: `kill -9` of this process is the death of the service. */
+export function nodeStart(env: Record<string, string>): ServiceProcess {
+  buildOnce();
+  const args = ['--import', './infra/build/fresh-build.mjs', 'dist/infra/main.js'];
+  return tracked(spawn(process.execPath, args, { cwd: repoRoot, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+}
+
+function baseEnv(): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: process.env.HOME, HOST: '127.0.0.1', PASSWORD_SCRYPT_N: '1024', NODE_ENV: 'test', UPSTREAM_PACING: 'off' };
+}
+
+function tracked(child: ChildProcess): ServiceProcess {
   let output = '';
   const listeners = new Set<() => void>();
   const onData = (chunk: Buffer) => {

@@ -33,6 +33,7 @@ import * as commentsRecordedId from './0090-comments-recorded-id.ts';
 import * as scrobblesRecordedIds from './0091-scrobbles-recorded-ids.ts';
 import * as enrichmentErrorsMergedAway from './0092-enrichment-errors-merged-away.ts';
 import * as libraryReads from './0110-library-reads.ts';
+import * as scaleOut from './0120-scale-out.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -70,6 +71,7 @@ const migrations: Record<string, Migration> = {
   '0091-scrobbles-recorded-ids': scrobblesRecordedIds,
   '0092-enrichment-errors-merged-away': enrichmentErrorsMergedAway,
   '0110-library-reads': libraryReads,
+  '0120-scale-out': scaleOut,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -1,0 +1,16 @@
+import type { ColumnType, Generated } from 'kysely';
+
+export type RebuildRequestState = 'pending' | 'running' | 'done' | 'failed';
+
+/** projection_rebuild_requests: a rebuild a worker asked of the process that owns the projections. */
+export interface ProjectionRebuildRequestsTable {
+  id: string;
+  names: ColumnType<string[], string, string>;
+  state: RebuildRequestState;
+  claimed_by: string | null;
+  processed: Generated<number>;
+  total: Generated<number>;
+  events: number | null;
+  error: string | null;
+  updated_at: Date;
+}

@@ -45,7 +45,8 @@ export async function libraryPage(db: Kysely<Database>, kind: Kind, query: Libra
   const variant = JSON.stringify([kind, query.sort, query.filter ?? 'all', query.genre?.trim().toLowerCase() ?? '', query.q?.trim() ? foldName(query.q) : '', query.page_size]);
   const memo = recall(db, variant);
   const live = narrow(db.selectFrom('canonical_docs').where('kind', '=', kind).where(sql<boolean>`not tombstoned`), kind, query);
-  const start = memo?.starts.get(query.page);
+  // Page 1 is already a range from the index's first key: its start would only add a union to plan.
+  const start = query.page > 1 ? memo?.starts.get(query.page) : undefined;
   let read = await readPage(db, live, kind, query, start);
   // The docs changed since the start key was taken: it may no longer begin this page.
   if (start && read.at !== memo?.at) read = await readPage(db, live, kind, query, undefined);

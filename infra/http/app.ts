@@ -10,6 +10,7 @@ import { clientCors } from './cors.ts';
 import { docsRouter } from './docs.ts';
 import { RequestValidationError, type Location, errorMiddleware, validationDetails } from './errors.ts';
 import { inputProblems } from './input-guard.ts';
+import { JsonText } from './json-text.ts';
 import { intakeGuard } from './intake.ts';
 import { openApiDocument } from './openapi.ts';
 import type { RequestActivity } from './request-activity.ts';
@@ -62,10 +63,14 @@ function handlerFor(ctx: AppContext, route: Route) {
     const result = route.answer ? await route.answer(input, written) : written;
     if (route.raw || res.headersSent) return;
     if (ctx.validateResponses) {
-      const checked = route.response.safeParse(result);
+      const checked = route.response.safeParse(result instanceof JsonText ? JSON.parse(result.text) : result);
       if (!checked.success) throw new Error(`response of ${route.method} ${route.path} breaks its schema: ${checked.error.message}`);
     }
-    res.status(route.status ?? 200).json(result ?? null);
+    res.status(route.status ?? 200);
+    if (!(result instanceof JsonText)) return void res.json(result ?? null);
+    // What res.json sets besides the body: application/json, and send adds the utf-8 charset.
+    if (!res.get('Content-Type')) res.type('application/json');
+    res.send(result.text);
   };
 }
 

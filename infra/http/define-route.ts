@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { SessionUser } from '../../shared/users.ts';
 import type { Intake } from './intake.ts';
+import type { JsonText } from './json-text.ts';
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 /**
@@ -56,7 +57,7 @@ interface RouteDeclaration<P extends Shape | undefined, Q extends Shape | undefi
  */
 export interface RouteSpec<P extends Shape | undefined, Q extends Shape | undefined, B extends z.ZodType | undefined, R extends z.ZodType, A extends Access>
   extends RouteDeclaration<P, Q, B, R, A> {
-  handler(input: HandlerInput<P, Q, B, A>): Promise<z.input<R> | void>;
+  handler(input: HandlerInput<P, Q, B, A>): Promise<z.input<R> | JsonText<z.input<R>> | void>;
   answer?: never;
 }
 

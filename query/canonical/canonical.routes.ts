@@ -6,11 +6,13 @@ import { OFFSET, pageQuery, queryInt } from '../../infra/http/params.ts';
 import { encodePosition } from '../../infra/eventstore/event-store.ts';
 import { LogPoint, atOrBefore, isAt } from '../../infra/eventstore/log-point.ts';
 import { docAsOf } from './as-of.ts';
+import { docColumns } from './doc-json.ts';
+import { JsonText } from '../../infra/http/json-text.ts';
 import { NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { entityStream } from '../../shared/streams.ts';
 import { foldName } from '../../shared/names.ts';
-import { CanonicalDoc, LIST_COLUMNS, albumTracks, findDoc, findLiveRow, toDoc } from '../../projectors/canonical/canonical-docs.reads.ts';
+import { CanonicalDoc, LIST_COLUMNS, albumTracks, findDoc, findLiveRow } from '../../projectors/canonical/canonical-docs.reads.ts';
 
 const PLURAL: Record<Kind, string> = { artist: 'artists', album: 'albums', track: 'tracks' };
 const idParam = (kind: Kind) => `${kind}_id`;
@@ -46,8 +48,10 @@ function kindRoutes(kind: Kind) {
           order by r.source, r.external_id), '[]') from external_refs r where r.entity_id = canonical_docs.id)`;
         let rows = ctx.db.selectFrom('canonical_docs').select(LIST_COLUMNS).select(refs.as('refs')).where('kind', '=', kind).where('tombstoned', '=', false);
         if (query.q.trim()) rows = rows.where('name_folded', 'like', `%${folded.replace(/[%_\\]/g, '\\$&')}%`);
-        const found = await rows.orderBy('source_count', 'desc').orderBy('name_folded').orderBy('id').limit(query.limit).offset(query.offset).execute();
-        return found.map(({ refs: linked, ...row }) => toDoc(row, linked));
+        const found = rows.orderBy('source_count', 'desc').orderBy('name_folded').orderBy('id').limit(query.limit).offset(query.offset);
+        // The docs as JSON text from the database, sent as is (see doc-json.ts): json_agg keeps the sorted subquery's order.
+        const { rows: answer } = await sql<{ docs: string }>`select coalesce(json_agg(d), '[]')::text as docs from (select ${docColumns(kind, sql.ref('refs'))} from (${found}) as c) as d`.execute(ctx.db);
+        return new JsonText<CanonicalDoc[]>(answer[0]!.docs);
       },
     }),
     defineRoute({

@@ -4,8 +4,10 @@ import type { Database } from '../../infra/db/database.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import type { LibraryFilter, LibrarySort } from '../../shared/library.ts';
 import { foldName } from '../../shared/names.ts';
-import { CanonicalDoc, type DocRow, LIST_COLUMNS, toDoc } from '../../projectors/canonical/canonical-docs.reads.ts';
-import { type ListMemo, type PageStart, recall, remember } from './list-memo.ts';
+import { CanonicalDoc, LIST_COLUMNS } from '../../projectors/canonical/canonical-docs.reads.ts';
+import { JsonText } from '../../infra/http/json-text.ts';
+import { docColumns } from '../canonical/doc-json.ts';
+import { type PageStart, recall, remember } from './list-memo.ts';
 
 /** A library row: the canonical doc without its refs (the detail endpoint has those). */
 export const LibraryRow = CanonicalDoc.omit({ refs: true });
@@ -29,71 +31,69 @@ export interface LibraryQuery {
 }
 
 type Docs = SelectQueryBuilder<Database, 'canonical_docs', object>;
-type RawRow = Omit<DocRow, 'created_at' | 'updated_at'> & { created_at: string; updated_at: string };
 
 /**
- * One page of live entities of a kind. The predicates are written as the partial indexes of
- * migration 0006 state them (`not tombstoned`, `sources->>'mediaserver'`), so the planner can use them.
+ * One page of live entities of a kind, as the JSON text the database built (query/canonical/doc-json.ts).
+ * The predicates are written as the partial indexes of migration 0006 state them (`not tombstoned`,
+ * `sources->>'mediaserver'`), so the planner can use them.
  *
  * Counting the whole list is what a page costs at scale, so the total is counted once per revision
  * of the canonical docs and reused until the projector writes again (list-memo.ts); a page whose
  * start is known from an earlier answer is read from that key instead of skipping rows by offset.
  */
-export async function libraryPage(db: Kysely<Database>, kind: Kind, query: LibraryQuery): Promise<LibraryPage> {
+export async function libraryPage(db: Kysely<Database>, kind: Kind, query: LibraryQuery): Promise<JsonText<LibraryPage>> {
   const variant = JSON.stringify([kind, query.sort, query.filter ?? 'all', query.genre?.trim().toLowerCase() ?? '', query.q?.trim() ? foldName(query.q) : '', query.page_size]);
   const memo = recall(db, variant);
-  let read = await readPage(db, kind, query, memo);
+  const live = narrow(db.selectFrom('canonical_docs').where('kind', '=', kind).where(sql<boolean>`not tombstoned`), kind, query);
+  // Page 1 is already a range from the index's first key: its start would only add a union to plan.
+  const start = query.page > 1 ? memo?.starts.get(query.page) : undefined;
+  let read = await readPage(db, live, kind, query, start);
   // The docs changed since the start key was taken: it may no longer begin this page.
-  if (read.stale) read = await readPage(db, kind, query, undefined);
-  const { at, rows } = read;
-  const total = read.total ?? memo!.total;
-  if (at !== null) {
-    const current = memo?.at === at ? memo : { at, total, starts: new Map<number, PageStart>() };
-    if (rows[0]) current.starts.set(query.page, startOf(rows[0]));
+  if (start && read.at !== memo?.at) read = await readPage(db, live, kind, query, undefined);
+  let total = memo?.total ?? 0;
+  if (read.at === null || read.at !== memo?.at) {
+    const counted = await sql<{ at: string | null; n: number | string }>`select (${revision(db)}) as at, (${live.select((c) => c.fn.countAll().as('n'))}) as n`.execute(db);
+    total = Number(counted.rows[0]!.n);
+    // Counted at the page's revision: the memo starts over from this page. The docs moved in between: remember nothing.
+    if (read.at !== null && counted.rows[0]!.at === read.at) remember(db, variant, { at: read.at, total, starts: new Map() });
+  }
+  const current = read.at === null ? undefined : recall(db, variant);
+  if (current?.at === read.at) {
     // The page is read one row long: that row begins the next page.
-    if (rows[query.page_size]) current.starts.set(query.page + 1, startOf(rows[query.page_size]!));
+    for (const { n, ...key } of read.starts) current.starts.set(n === 1 ? query.page : query.page + 1, key);
     remember(db, variant, current);
   }
-  return {
-    items: rows.slice(0, query.page_size).map((r) => {
-      const { refs: _, ...row } = toDoc({ ...r, created_at: new Date(r.created_at), updated_at: new Date(r.updated_at) }, []);
-      return row;
-    }),
-    total,
-    page: query.page,
-    page_size: query.page_size,
-    has_more: query.page * query.page_size < total,
-  };
+  const more = query.page * query.page_size < total;
+  return new JsonText(`{"items":${read.items},"total":${total},"page":${query.page},"page_size":${query.page_size},"has_more":${more}}`);
 }
 
-/** One round trip: the docs' revision, the page as one JSON value, and the count unless `memo` holds it at that state. */
-async function readPage(db: Kysely<Database>, kind: Kind, query: LibraryQuery, memo: ListMemo | undefined) {
-  const live = narrow(db.selectFrom('canonical_docs').where('kind', '=', kind).where(sql<boolean>`not tombstoned`), kind, query);
-  const start = memo?.starts.get(query.page);
-  const limit = query.page_size + 1;
-  const page = start ? fromStart(live, query.sort, start, limit) : ordered(live.select(LIST_COLUMNS), query.sort).limit(limit).offset((query.page - 1) * query.page_size);
-  // A rebuild empties the docs before its first batch: its checkpoint's state and version tell that apart.
-  const at = db
+/** The revision of the docs; a rebuild empties them before its first batch: its checkpoint's state and version tell that apart. */
+function revision(db: Kysely<Database>) {
+  return db
     .selectFrom('canonical_docs_revision')
     .select(sql<string>`revision || ':' || coalesce((select version || state from projection_checkpoints where name = 'canonical_docs'), '')`.as('at'));
-  const counted = live.select((c) => c.fn.countAll<number>().as('n'));
-  // Decoding 50 wide rows field by field costs more than the query: json_agg keeps the order of the
-  // sorted, limited subquery it reads. A CASE runs its subquery only when that branch is taken.
-  const { rows } = await sql<{ at: string | null; items: string; total: number | string | null }>`
-    select s.at,
-      (select coalesce(json_agg(t), '[]')::text from (${page}) as t) as items,
-      case when s.at = ${memo?.at ?? null} then null else (${counted}) end as total
-    from (select (${at}) as at) s`.execute(db);
-  const row = rows[0]!;
-  return {
-    at: row.at,
-    rows: JSON.parse(row.items) as RawRow[],
-    total: row.total === null ? undefined : Number(row.total),
-    stale: start !== undefined && row.total !== null,
-  };
 }
 
-const startOf = (r: RawRow): PageStart => ({ created_at: r.created_at, id: r.id, name_folded: r.name_folded, source_count: r.source_count });
+/**
+ * One round trip: the docs' revision, the page as one JSON value and the sort keys of its first row
+ * and of the row after it. The total is counted apart, only when the revision moved (in the same
+ * statement, the planner planned the count every time).
+ */
+async function readPage(db: Kysely<Database>, live: Docs, kind: Kind, query: LibraryQuery, start: PageStart | undefined) {
+  const limit = query.page_size + 1;
+  const page = start ? fromStart(live, query.sort, start, limit) : ordered(live.select(LIST_COLUMNS), query.sort).limit(limit).offset((query.page - 1) * query.page_size);
+  // The page is numbered in its sort's order (the sorted, limited subquery's) and read once: referenced twice, the CTE is materialized.
+  const { rows } = await sql<{ at: string | null; items: string; starts: Start[] | string | null }>`
+    with p as (select t.*, row_number() over () as n from (${page}) as t)
+    select (${revision(db)}) as at,
+      (select coalesce(json_agg(d), '[]')::text from (select ${docColumns(kind)} from p where n <= ${query.page_size} order by n) as d) as items,
+      (select json_agg(json_build_object('n', n, 'created_at', created_at, 'id', id, 'name_folded', name_folded, 'source_count', source_count))
+        from p where n in (1, ${limit})) as starts`.execute(db);
+  const row = rows[0]!;
+  return { at: row.at, items: row.items, starts: typeof row.starts === 'string' ? (JSON.parse(row.starts) as Start[]) : (row.starts ?? []) };
+}
+
+type Start = PageStart & { n: number };
 
 const ORDER = {
   recent: sql`created_at desc, id desc`,

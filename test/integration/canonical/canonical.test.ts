@@ -80,7 +80,9 @@ describe('the canonical layer', () => {
       const res = await viewer.get('/tracks/search?q=ome toge');
       expect(res.status).to.equal(200);
       expect(res.body).to.have.length(1);
-      expect(res.body[0]).to.deep.equal((await viewer.get(`/tracks/${trackId}`)).body);
+      const doc = (await viewer.get(`/tracks/${trackId}`)).body;
+      expect(res.body[0]).to.deep.equal(doc);
+      expect(Object.keys(res.body[0])).to.deep.equal(Object.keys(doc));
       expect(res.body[0].refs.map((r: { source: string }) => r.source)).to.deep.equal(['catalog', 'mediaserver', 'scrobbler']);
       expect((await viewer.get('/tracks/search?q=nothing like it')).body).to.deep.equal([]);
     });

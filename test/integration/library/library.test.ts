@@ -119,6 +119,20 @@ describe('the library browser', () => {
     });
   });
 
+  describe('a list row', () => {
+    it('is the detail doc without its refs, key for key and in the same order, for every kind', async () => {
+      for (const [kind, detail] of [['artists', 'artists'], ['albums', 'albums'], ['tracks', 'tracks']] as const) {
+        const { items } = await list(`/library/${kind}?page_size=500`);
+        expect(items.length, kind).to.be.greaterThan(0);
+        for (const item of items) {
+          const { refs: _, ...doc } = (await viewer.get(`/${detail}/${item.id}`)).body;
+          expect(Object.keys(item), `${kind} ${item.id}`).to.deep.equal(Object.keys(doc));
+          expect(item, `${kind} ${item.id}`).to.deep.equal(doc);
+        }
+      }
+    });
+  });
+
   describe('GET /library/genres', () => {
     it('counts live albums per genre, most common first (ties by name); limit 0 means all', async () => {
       const all = await viewer.get('/library/genres');

@@ -100,6 +100,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     projectsUsers: Boolean(runner) && !shared,
     scryptN: config.PASSWORD_SCRYPT_N,
     announceRevocation: revocations?.announce,
+    sharedThrottles: Boolean(shared),
   });
   runner?.onApplied((projector, events) => {
     if (projector === 'users') auth.sessions.invalidate(events.map((e) => usernameKey((e.data as { username: string }).username)));

@@ -22,7 +22,7 @@ export const authRoutes = [
     response: UserObject,
     errors: { 401: 'Incorrect username or password', 429: 'Too many failed logins' },
     handler: async ({ ctx, body, req, res }) => {
-      const attempt = ctx.auth.throttle.attempt(body.username, req.ip ?? 'unknown');
+      const attempt = await ctx.auth.throttle.attempt(body.username, req.ip ?? 'unknown');
       const row = await accounts(ctx)
         .verifyPassword(body.username, body.password)
         .catch((error: unknown) => {
@@ -30,7 +30,7 @@ export const authRoutes = [
           if (error instanceof Unauthorized) log.warn('failed login', { address: req.ip ?? 'unknown', username: body.username });
           throw error;
         });
-      attempt.succeeded();
+      await attempt.succeeded();
       setSessionCookie(ctx, res, row.username, row.session_version);
       return (await findUser(ctx.db, row.username))!;
     },
@@ -61,7 +61,7 @@ export const authRoutes = [
     errors: { 403: 'Registration is closed', 409: 'Username already exists', 429: 'Too many registrations from this address' },
     handler: async ({ ctx, body, req, res }) => {
       if (ctx.config.REGISTRATION === 'closed') throw new Forbidden('Registration is closed: ask an admin for an account');
-      ctx.auth.registrations.attempt(req.ip ?? 'unknown');
+      await ctx.auth.registrations.attempt(req.ip ?? 'unknown');
       const sessionVersion = await accounts(ctx).register(body.username, body.password, 'viewer', body.username);
       setSessionCookie(ctx, res, body.username, sessionVersion);
     },
@@ -94,14 +94,14 @@ export const authRoutes = [
     handler: async ({ ctx, body, user, req, res }) => {
       const account = accounts(ctx);
       // A stolen session must not become an unthrottled oracle for the password.
-      const attempt = ctx.auth.throttle.attempt(user.username, req.ip ?? 'unknown');
+      const attempt = await ctx.auth.throttle.attempt(user.username, req.ip ?? 'unknown');
       try {
         await account.verifyPassword(user.username, body.current_password);
       } catch (error) {
         if (error instanceof Unauthorized) throw new BadRequest('Current password is incorrect');
         throw error;
       }
-      attempt.succeeded();
+      await attempt.succeeded();
       setSessionCookie(ctx, res, user.username, await account.changePassword(user.username, body.new_password, user.username));
       return { ok: true as const };
     },

@@ -3,11 +3,37 @@ import { TooManyRequests } from '../../shared/errors.ts';
 /** Past this many tracked keys, expired ones are swept, then the least recent dropped: memory stays bounded. */
 const MAX_KEYS = 50_000;
 
+export interface Limit {
+  key: string;
+  max: number;
+}
+
 /**
  * The times of recent attempts per key (an address, a username and address) within a sliding
- * window: what the throttles of costly calls count. State is per process.
+ * window: what the throttles of costly calls count. One per process (./attempt-log.ts), or one
+ * shared by every process on a PostgreSQL database (./shared-attempt-log.ts).
  */
-export function createAttemptLog(windowMs: number, now: () => number, maxKeys = MAX_KEYS) {
+export interface AttemptLog {
+  /**
+   * Counts one attempt now under every key of `limits`, unless one is at its limit: then 429 with
+   * Retry-After (when that key's oldest counted attempt leaves the window) and nothing counted.
+   * Checking and counting are one step, so simultaneous attempts cannot all slip past the count.
+   */
+  admit(limits: Limit[], message: string): Promise<number>;
+  forget(key: string): Promise<void>;
+  /** Takes back the attempt counted at `at`. */
+  forgetOne(key: string, at: number): Promise<void>;
+}
+
+export type AttemptLogFactory = (windowMs: number, now: () => number) => AttemptLog;
+
+/** Refuses with the wait until the oldest counted attempt of a key at its limit leaves the window. */
+export function refusal(message: string, oldest: number, windowMs: number, now: number): TooManyRequests {
+  return new TooManyRequests(message, (oldest + windowMs - now) / 1000);
+}
+
+/** The attempt log of one process: memory stays bounded (`maxKeys`). */
+export function createAttemptLog(windowMs: number, now: () => number, maxKeys = MAX_KEYS): AttemptLog & { readonly size: number } {
   const attempts = new Map<string, number[]>();
 
   const recent = (key: string) => {
@@ -27,17 +53,14 @@ export function createAttemptLog(windowMs: number, now: () => number, maxKeys = 
   };
 
   return {
-    /** 429 with Retry-After (when the oldest counted attempt leaves the window) if a key is at its limit. */
-    refuseAtLimit(limits: { key: string; max: number }[], message: string): void {
+    async admit(limits, message) {
       for (const { key, max } of limits) {
         const times = recent(key);
-        if (times.length >= max) throw new TooManyRequests(message, (times[0]! + windowMs - now()) / 1000);
+        if (times.length >= max) throw refusal(message, times[0]!, windowMs, now());
       }
-    },
-    /** Counts one attempt now under each key; the most recently counted keys are the last dropped. */
-    record(keys: string[]): number {
       const at = now();
-      for (const key of keys) {
+      // The most recently counted keys are the last dropped.
+      for (const { key } of limits) {
         const times = [...recent(key), at];
         attempts.delete(key);
         attempts.set(key, times);
@@ -45,11 +68,10 @@ export function createAttemptLog(windowMs: number, now: () => number, maxKeys = 
       bound();
       return at;
     },
-    forget(key: string): void {
+    async forget(key) {
       attempts.delete(key);
     },
-    /** Takes back one counted attempt. */
-    forgetOne(key: string, at: number): void {
+    async forgetOne(key, at) {
       const times = attempts.get(key) ?? [];
       const index = times.indexOf(at);
       if (index >= 0) times.splice(index, 1);

@@ -4,6 +4,7 @@ import type { Secrets } from '../secrets.ts';
 import { type CredentialStore, createCredentialStore } from '../credentials/credential-store.ts';
 import { type LoginThrottle, createLoginThrottle } from './login-throttle.ts';
 import { type RegistrationThrottle, createRegistrationThrottle } from './registration-throttle.ts';
+import { sharedAttemptLog } from './shared-attempt-log.ts';
 import { OWASP_SCRYPT, type PasswordHasher, createPasswordHasher } from './password-hasher.ts';
 import { type SessionCache, createSessionCache } from './session-cache.ts';
 import { type SessionTokens, createSessionTokens } from './session-tokens.ts';
@@ -19,12 +20,13 @@ export interface AuthServices {
 
 /**
  * `scryptN` lowers the hashing cost for the test suite only (PASSWORD_SCRYPT_N); production keeps
- * OWASP's 2^17.
+ * OWASP's 2^17. `sharedThrottles`: several processes share the database, so the throttles count
+ * there rather than in each process.
  */
 export function createAuthServices(
   db: Kysely<Database>,
   secrets: Secrets,
-  options: { projectsUsers: boolean; scryptN?: number; announceRevocation?: (key: string, sessionVersion: number) => Promise<void> },
+  options: { projectsUsers: boolean; scryptN?: number; announceRevocation?: (key: string, sessionVersion: number) => Promise<void>; sharedThrottles?: boolean },
 ): AuthServices {
   const tokens = createSessionTokens(secrets.jwtSecret);
   return {
@@ -32,7 +34,7 @@ export function createAuthServices(
     hasher: createPasswordHasher({ ...OWASP_SCRYPT, N: options.scryptN ?? OWASP_SCRYPT.N }),
     tokens,
     sessions: createSessionCache(db, tokens, { ttlMs: options.projectsUsers ? 10 * 60_000 : 5_000, announce: options.announceRevocation }),
-    throttle: createLoginThrottle(),
-    registrations: createRegistrationThrottle(),
+    throttle: createLoginThrottle(Date.now, options.sharedThrottles ? sharedAttemptLog(db, 'login') : undefined),
+    registrations: createRegistrationThrottle(Date.now, options.sharedThrottles ? sharedAttemptLog(db, 'registration') : undefined),
   };
 }

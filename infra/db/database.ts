@@ -1,6 +1,7 @@
 import type { EventsTable, StreamsTable } from '../eventstore/postgres/event-tables.ts';
 import type { ProjectionCheckpointsTable } from '../projections/checkpoints.table.ts';
 import type { CredentialsTable } from '../credentials/credentials.table.ts';
+import type { AuthAttemptsTable } from '../auth/auth-attempts.table.ts';
 import type { CallbackStatesUsedTable } from '../auth/callback-state.table.ts';
 import type { TaskHistoryTable } from '../../projectors/tasks/task-history.table.ts';
 import type { UsersTable } from '../../projectors/auth/users.table.ts';
@@ -42,6 +43,7 @@ export interface Database {
   projection_checkpoints: ProjectionCheckpointsTable;
   credentials: CredentialsTable;
   callback_states_used: CallbackStatesUsedTable;
+  auth_attempts: AuthAttemptsTable;
   task_history: TaskHistoryTable;
   users: UsersTable;
   canonical_docs: CanonicalDocsTable;

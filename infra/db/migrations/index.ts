@@ -34,6 +34,7 @@ import * as scrobblesRecordedIds from './0091-scrobbles-recorded-ids.ts';
 import * as enrichmentErrorsMergedAway from './0092-enrichment-errors-merged-away.ts';
 import * as libraryReads from './0110-library-reads.ts';
 import * as scaleOut from './0120-scale-out.ts';
+import * as authAttempts from './0125-auth-attempts.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -72,6 +73,7 @@ const migrations: Record<string, Migration> = {
   '0092-enrichment-errors-merged-away': enrichmentErrorsMergedAway,
   '0110-library-reads': libraryReads,
   '0120-scale-out': scaleOut,
+  '0125-auth-attempts': authAttempts,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -108,6 +108,12 @@ describe('several processes on one PostgreSQL', function () {
     expect(Date.now() - loggedOutAt).to.be.below(1000);
   });
 
+  it('counts failed logins on both apis together: the sixth guess is refused whichever api it reaches', async () => {
+    const guess = (api: string) => new ApiClient(api).post('/auth/login', { username: 'nina', password: 'not-the-password' });
+    for (const api of [api1, api2, api1, api2, api1]) expect((await guess(api)).status).to.equal(401);
+    for (const api of [api2, api1]) expect((await guess(api)).status).to.equal(429);
+  });
+
   it('resolves one catalog album on both apis at once into one entity', async () => {
     const [one, two] = [new ApiClient(api1), new ApiClient(api2)];
     for (const client of [one, two]) expect((await client.post('/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).status).to.equal(200);

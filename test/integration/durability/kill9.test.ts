@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { ApiClient } from '../../support/api.ts';
 import { freePort } from '../../support/service-process.ts';
@@ -86,10 +87,18 @@ describe('durability on the embedded database (kill -9)', function () {
 
     const again = new ApiClient(running.url);
     expect((await again.post('/auth/login', { username: 'admin', password: ADMIN_PASSWORD })).status).to.equal(200);
-    const task = await again.get(`/admin/task-history/${taskId}`);
+    // Either it finished before the kill, or the restart resolved it (a rebuild resumes and
+    // completes; a task that cannot resume is recorded failed): never left running.
+    const settled = async () => {
+      for (const deadline = Date.now() + 30_000; Date.now() < deadline; await sleep(100)) {
+        const task = await again.get(`/admin/task-history/${taskId}`);
+        if (task.status !== 200 || task.body.status !== 'running') return task;
+      }
+      throw new Error(`task ${taskId} still running 30 s after the restart`);
+    };
+    const task = await settled();
     expect(task.status).to.equal(200);
     expect(task.body).to.include({ task_id: taskId, name: 'canonical.rebuild', started_by: 'admin' });
-    // Either it finished before the kill, or the restart resolved it: never left running.
     expect(task.body.status).to.be.oneOf(['completed', 'failed']);
   });
 });

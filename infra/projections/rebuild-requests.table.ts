@@ -1,6 +1,7 @@
 import type { ColumnType, Generated } from 'kysely';
 
-export type RebuildRequestState = 'pending' | 'running' | 'done' | 'failed';
+/** `cancelled`: the asking task was cancelled; the owner drops the rebuild's copies, the live read models stay. */
+export type RebuildRequestState = 'pending' | 'running' | 'done' | 'failed' | 'cancelled';
 
 /** projection_rebuild_requests: a rebuild a worker asked of the process that owns the projections. */
 export interface ProjectionRebuildRequestsTable {

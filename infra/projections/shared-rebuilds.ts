@@ -21,13 +21,26 @@ export async function requestRebuild(db: Kysely<Database>, id: string, names: st
     .values({ id, names: JSON.stringify(names), state: 'pending', updated_at: new Date() })
     .onConflict((oc) => oc.column('id').doNothing())
     .execute();
-  for (;;) {
-    const row = await db.selectFrom('projection_rebuild_requests').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-    if (row.state === 'done') return row.events ?? row.processed;
-    if (row.state === 'failed') throw new Error(row.error ?? 'the rebuild failed');
-    if (row.state === 'running') onProgress({ processed: row.processed, total: row.total });
-    signal?.throwIfAborted();
-    await sleep(POLL_MS, undefined, signal ? { signal } : {});
+  try {
+    for (;;) {
+      const row = await db.selectFrom('projection_rebuild_requests').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+      if (row.state === 'done') return row.events ?? row.processed;
+      if (row.state === 'failed') throw new Error(row.error ?? 'the rebuild failed');
+      if (row.state === 'running') onProgress({ processed: row.processed, total: row.total });
+      signal?.throwIfAborted();
+      await sleep(POLL_MS, undefined, signal ? { signal } : {});
+    }
+  } catch (error) {
+    // The owner sees the cancel at its next look at the request and drops the rebuild's copies.
+    if (signal?.aborted) {
+      await db
+        .updateTable('projection_rebuild_requests')
+        .set({ state: 'cancelled', updated_at: new Date() })
+        .where('id', '=', id)
+        .where('state', 'in', ['pending', 'running'])
+        .execute();
+    }
+    throw error;
   }
 }
 
@@ -65,11 +78,29 @@ async function takeUp(db: Kysely<Database>, runner: ProjectionRunner, instanceId
       writtenAt = Date.now();
       void record(db, row.id, instanceId, { processed, total });
     };
-    void runner.rebuild(row.names, progress).then(
-      (events) => record(db, row.id, instanceId, { state: 'done', events, processed: events }),
-      (error: unknown) => record(db, row.id, instanceId, { state: 'failed', error: messageOf(error) }),
-    );
+    const cancelled = watchForCancel(db, row.id);
+    void runner
+      .rebuild(row.names, progress, cancelled.signal)
+      .then(
+        (events) => record(db, row.id, instanceId, { state: 'done', events, processed: events }),
+        (error: unknown) => (cancelled.signal.aborted ? undefined : record(db, row.id, instanceId, { state: 'failed', error: messageOf(error) })),
+      )
+      .finally(() => cancelled.stop());
   }
+}
+
+/** Aborts once the asking task has marked the request cancelled. */
+function watchForCancel(db: Kysely<Database>, id: string): { signal: AbortSignal; stop(): void } {
+  const controller = new AbortController();
+  const timer = setInterval(() => {
+    db.selectFrom('projection_rebuild_requests')
+      .select('state')
+      .where('id', '=', id)
+      .executeTakeFirst()
+      .then((row) => (row?.state === 'cancelled' ? controller.abort(new Error('the rebuild was cancelled')) : undefined))
+      .catch(() => undefined);
+  }, POLL_MS);
+  return { signal: controller.signal, stop: () => clearInterval(timer) };
 }
 
 /** Writes a request's progress or outcome, as long as this process still serves it. */

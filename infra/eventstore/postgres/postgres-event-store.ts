@@ -21,6 +21,8 @@ import {
 import { pollingSubscription } from '../polling-subscription.ts';
 
 const POLL_MS = 250;
+/** The two-key advisory lock every appending transaction holds shared (see visibleHorizon). */
+const EVENT_WRITER_LOCK = [0x6d6c6962, 1] as const;
 
 export interface PostgresEventStoreOptions {
   /**
@@ -28,6 +30,14 @@ export interface PostgresEventStoreOptions {
    * snapshot's own xmin is the horizon (no extra statement).
    */
   singleConnection?: boolean;
+}
+
+/**
+ * Every transaction that inserts events takes this first: readers wait for the transactions holding
+ * it, and only for those (see visibleHorizon).
+ */
+export async function announceAppend(trx: Transaction<Database>): Promise<void> {
+  await sql`select pg_advisory_xact_lock_shared(${EVENT_WRITER_LOCK[0]}::int, ${EVENT_WRITER_LOCK[1]}::int)`.execute(trx);
 }
 
 /**
@@ -41,12 +51,14 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
   appended.setMaxListeners(0);
 
   /**
-   * The transaction id below which every transaction of this database has ended. The cluster-wide
-   * pg_snapshot_xmin would do, but one long transaction in any other database of the cluster (a
-   * backup, another application) would then hold every projection back for as long as it runs.
-   * Computed in its own statement, before the read: a transaction of this database still running
-   * when its snapshot was taken either shows in pg_stat_activity (and bounds the horizon) or has
-   * ended before the read's later snapshot, which then sees its events.
+   * The transaction id below which every transaction that appends events has ended. Such a
+   * transaction holds the event-writer lock (a shared advisory lock of this database) before it
+   * writes, so the horizon waits only for appends: not for a projection batch, a task's bookkeeping,
+   * or a long transaction in another database of the cluster (a backup, another application), which
+   * the cluster-wide pg_snapshot_xmin would all wait for. Computed in its own statement, before the
+   * read: an append running when its snapshot was taken either shows in pg_locks (and bounds the
+   * horizon) or has ended before the read's later snapshot, which then sees its events; an append
+   * that has the lock but no transaction id yet will get one above the snapshot's xmax.
    */
   async function visibleHorizon() {
     if (singleConnection) return sql`pg_snapshot_xmin(pg_current_snapshot())`;
@@ -55,20 +67,25 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
         pg_snapshot_xmax(snap.s)::text::bigint,
         (select min(x::text::bigint) from pg_snapshot_xip(snap.s) as x
           where (x::text::bigint % 4294967296) in (
-            select backend_xid::text::bigint from pg_stat_activity
-            where datname = current_database() and backend_xid is not null))
+            select activity.backend_xid::text::bigint
+            from pg_locks as lock join pg_stat_activity as activity on activity.pid = lock.pid
+            where lock.locktype = 'advisory' and lock.granted
+              and lock.database = (select oid from pg_database where datname = current_database())
+              and lock.classid = ${EVENT_WRITER_LOCK[0]} and lock.objid = ${EVENT_WRITER_LOCK[1]} and lock.objsubid = 2
+              and activity.backend_xid is not null))
       )::text as horizon
       from (select pg_current_snapshot() as s) as snap`.execute(db);
     return sql`${rows[0]!.horizon}::xid8`;
   }
 
   /**
-   * Three statements whatever the number of streams: create or lock every stream row and read its
+   * Three statements whatever the number of streams (and the event-writer lock on PostgreSQL): create or lock every stream row and read its
    * revision (one upsert, in one order, so concurrent appends cannot deadlock), check each expected
    * revision, insert all events, move all revisions.
    */
   async function appendIn(trx: Transaction<Database>, appends: StreamAppend[]): Promise<AppendResult> {
     if (appends.some((a) => a.events.length === 0)) throw new Error('append needs at least one event');
+    if (!singleConnection) await announceAppend(trx);
     const ids = [...new Set(appends.map((a) => a.streamId))].sort();
     // The no-op update locks an existing row and answers its revision as of the lock (the latest commit).
     const locked = await trx

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
+import { sql } from 'kysely';
 import pg from 'pg';
-import { createPostgresEventStore } from '../../../infra/eventstore/postgres/postgres-event-store.ts';
+import { announceAppend, createPostgresEventStore } from '../../../infra/eventstore/postgres/postgres-event-store.ts';
 import { engineUnderTest, freshDatabase } from '../../support/database.ts';
 import { eventStoreContract } from './event-store.contract.ts';
 
@@ -49,6 +50,7 @@ describe('postgres adapter: a transaction that commits late', () => {
       let slowInserted!: () => void;
       const inserted = new Promise<void>((resolve) => (slowInserted = resolve));
       const slow = database.db.transaction().execute(async (trx) => {
+        await announceAppend(trx);
         await trx
           .insertInto('events')
           .values({ stream_id: 'late-1', stream_revision: 0, event_id: crypto.randomUUID(), event_type: 'Late', data: '{}', metadata: '{}' })
@@ -71,11 +73,39 @@ describe('postgres adapter: a transaction that commits late', () => {
   });
 });
 
-describe('postgres adapter: a long transaction in another database of the cluster', () => {
-  // A backup or another application sharing the server must not hold back this service's readers.
+describe('postgres adapter: transactions that append no events', () => {
+  // A backup or another application sharing the server, or a projection batch of this service, must
+  // not hold back this service's readers.
   if (engineUnderTest !== 'postgres') return;
 
-  it('does not hold back what this database has committed', async () => {
+  it('in this database, do not hold back what was appended meanwhile', async () => {
+    const database = await freshDatabase();
+    const store = createPostgresEventStore(database.db);
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let written!: () => void;
+    const writing = new Promise<void>((resolve) => (written = resolve));
+    const projectionBatch = database.db.transaction().execute(async (trx) => {
+      // A projection batch writes read-model rows: it has a transaction id, as this one does.
+      await sql`select pg_current_xact_id()`.execute(trx);
+      written();
+      await released;
+      throw new Error('rolled back on purpose');
+    });
+    try {
+      await writing;
+      const head = await store.headPosition();
+      await store.append('favorites-1', [{ type: 'FavoriteAdded', data: {} }], 'no_stream');
+      expect((await store.readAll({ after: head })).map((e) => e.type)).to.deep.equal(['FavoriteAdded']);
+    } finally {
+      release();
+      await projectionBatch.catch(() => undefined);
+      await store.close();
+      await database.close();
+    }
+  });
+
+  it('in another database of the cluster, do not hold back what this database has committed', async () => {
     const neighbour = new pg.Client({ connectionString: process.env.DATABASE_URL });
     await neighbour.connect();
     const database = await freshDatabase();

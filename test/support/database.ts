@@ -57,6 +57,9 @@ const idlePGlites: EmbeddedDatabase[] = [];
 let templateTables: string[] = [];
 
 async function resetToTemplate(pglite: EmbeddedDatabase): Promise<void> {
+  // A file's service may have stopped in the middle of a transaction (background work cut at
+  // close): end it, or the next file's first statement meets an aborted transaction.
+  await pglite.exec('rollback');
   const extra = (await publicTables(pglite)).filter((t) => !templateTables.includes(t));
   if (extra.length > 0) await pglite.exec(`drop table ${extra.join(', ')} cascade`);
   await pglite.exec(`truncate ${templateTables.join(', ')} restart identity`);

@@ -1,9 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Kysely, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { z } from 'zod';
 import { messageOf } from '../../shared/errors.ts';
 import type { Database } from '../db/database.ts';
+import { dedicatedClient } from '../db/dedicated-client.ts';
 import { log } from '../logger.ts';
 
 const CHANNEL = 'music_library_session_revoked';
@@ -26,7 +27,7 @@ export function revocationChannel(connectionString: string, db: Kysely<Database>
   let client: pg.Client | undefined;
   const listening = (async () => {
     while (!stopped) {
-      const fresh = new pg.Client({ connectionString, application_name: 'music-library session revocations', keepAlive: true });
+      const fresh = await dedicatedClient(connectionString, 'session revocations');
       const ended = new Promise<void>((resolve) => {
         fresh.on('error', (error) => (log.warn('session revocations: connection lost', { error: error.message }), resolve()));
         fresh.on('end', () => resolve());

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { log } from '../logger.ts';
+import { dedicatedClient } from './dedicated-client.ts';
 
 /** A PostgreSQL advisory lock key (a signed 64-bit integer) for a name: the first 8 bytes of its SHA-256. */
 export function lockKey(name: string): string {
@@ -37,7 +38,7 @@ export function sessionLock(connectionString: string, name: string): SessionLock
     async tryAcquire() {
       if (held) return true;
       if (!client) {
-        const fresh = new pg.Client({ connectionString, application_name: `music-library lock ${name}`, keepAlive: true });
+        const fresh = await dedicatedClient(connectionString, `lock ${name}`);
         fresh.on('error', (error) => lost(error.message));
         fresh.on('end', () => lost('connection ended'));
         await fresh.connect();

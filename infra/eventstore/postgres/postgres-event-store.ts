@@ -21,8 +21,11 @@ import {
 import { pollingSubscription } from '../polling-subscription.ts';
 
 const POLL_MS = 250;
-/** The two-key advisory lock every appending transaction holds shared (see visibleHorizon). */
+/** The two-key advisory lock every appending transaction holds shared, before it writes (see visibleHorizon). */
 const EVENT_WRITER_LOCK = [0x6d6c6962, 1] as const;
+
+/** Takes the event-writer lock (shared): every transaction that inserts events calls it before writing. */
+export const eventWriterLock = () => sql`pg_advisory_xact_lock_shared(${EVENT_WRITER_LOCK[0]}::int, ${EVENT_WRITER_LOCK[1]}::int)`;
 
 export interface PostgresEventStoreOptions {
   /**
@@ -30,14 +33,6 @@ export interface PostgresEventStoreOptions {
    * snapshot's own xmin is the horizon (no extra statement).
    */
   singleConnection?: boolean;
-}
-
-/**
- * Every transaction that inserts events takes this first: readers wait for the transactions holding
- * it, and only for those (see visibleHorizon).
- */
-export async function announceAppend(trx: Transaction<Database>): Promise<void> {
-  await sql`select pg_advisory_xact_lock_shared(${EVENT_WRITER_LOCK[0]}::int, ${EVENT_WRITER_LOCK[1]}::int)`.execute(trx);
 }
 
 /**
@@ -79,35 +74,36 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
   }
 
   /**
-   * Three statements whatever the number of streams (and the event-writer lock on PostgreSQL): create or lock every stream row and read its
-   * revision (one upsert, in one order, so concurrent appends cannot deadlock), check each expected
-   * revision, insert all events, move all revisions.
+   * Two statements whatever the number of streams: create or lock every stream row and read its
+   * revision (one upsert, in one order, so concurrent appends cannot deadlock; on PostgreSQL it
+   * takes the event-writer lock first, see visibleHorizon), check each expected revision, then
+   * insert all events and move all revisions in one statement. Each statement is a round trip (to
+   * the database thread on PGlite), which is most of a small append's cost.
    */
   async function appendIn(trx: Transaction<Database>, appends: StreamAppend[]): Promise<AppendResult> {
     if (appends.some((a) => a.events.length === 0)) throw new Error('append needs at least one event');
-    if (!singleConnection) await announceAppend(trx);
     const ids = [...new Set(appends.map((a) => a.streamId))].sort();
+    const writer = singleConnection ? sql`` : sql`cross join (select ${eventWriterLock()}) as writer`;
     // The no-op update locks an existing row and answers its revision as of the lock (the latest commit).
-    const locked = await trx
-      .insertInto('streams')
-      .values(ids.map((stream_id) => ({ stream_id, revision: -1 })))
-      .onConflict((oc) => oc.column('stream_id').doUpdateSet({ revision: sql`streams.revision` }))
-      .returning(['stream_id', 'revision'])
-      .execute();
-    const revisions = new Map(locked.map((r) => [r.stream_id, r.revision]));
+    const { rows: locked } = await sql<{ stream_id: string; revision: number }>`
+      insert into streams (stream_id, revision)
+      select stream.id, -1 from (values ${sql.join(ids.map((id) => sql`(${id}::text)`))}) as stream(id) ${writer}
+      on conflict (stream_id) do update set revision = streams.revision
+      returning stream_id, revision`.execute(trx);
+    const revisions = new Map(locked.map((r) => [r.stream_id, Number(r.revision)]));
     const rows = appends.flatMap(({ streamId, events, expectedRevision }) => {
       const current = revisions.get(streamId)!;
       checkExpected(streamId, expectedRevision, current);
       revisions.set(streamId, current + events.length);
       return events.map((e, i) => toRow(streamId, current + 1 + i, e));
     });
+    const moved = ids.map((id) => sql`(${id}::text, ${revisions.get(id)!}::bigint)`);
     const inserted = await trx
+      .with('moved', () => sql`(update streams set revision = moved.revision from (values ${sql.join(moved)}) as moved(stream_id, revision) where streams.stream_id = moved.stream_id)`)
       .insertInto('events')
       .values(rows)
       .returning([sql<string>`transaction_id::text`.as('tx'), sql<string>`global_position::text`.as('gp')])
       .execute();
-    const moved = ids.map((id) => sql`(${id}::text, ${revisions.get(id)!}::bigint)`);
-    await sql`update streams set revision = moved.revision from (values ${sql.join(moved)}) as moved(stream_id, revision) where streams.stream_id = moved.stream_id`.execute(trx);
     const last = inserted.reduce((a, b) => (BigInt(b.gp) > BigInt(a.gp) ? b : a));
     return { nextRevision: revisions.get(appends[appends.length - 1]!.streamId)!, position: { commit: BigInt(last.tx), prepare: BigInt(last.gp) } };
   }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { announceAppend, createPostgresEventStore } from '../../../infra/eventstore/postgres/postgres-event-store.ts';
+import { createPostgresEventStore, eventWriterLock } from '../../../infra/eventstore/postgres/postgres-event-store.ts';
 import { engineUnderTest, freshDatabase } from '../../support/database.ts';
 import { eventStoreContract } from './event-store.contract.ts';
 
@@ -50,7 +50,7 @@ describe('postgres adapter: a transaction that commits late', () => {
       let slowInserted!: () => void;
       const inserted = new Promise<void>((resolve) => (slowInserted = resolve));
       const slow = database.db.transaction().execute(async (trx) => {
-        await announceAppend(trx);
+        await sql`select ${eventWriterLock()}`.execute(trx);
         await trx
           .insertInto('events')
           .values({ stream_id: 'late-1', stream_revision: 0, event_id: crypto.randomUUID(), event_type: 'Late', data: '{}', metadata: '{}' })

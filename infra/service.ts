@@ -86,8 +86,9 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // On PostgreSQL several processes may have the projector role: the one holding the lease runs them (docs/deploy.md).
   let ownership: Ownership | undefined;
   const runner = roles.has('projector')
-    ? new ProjectionRunner(db, store, projectors, { ...runnerOptions(database.engine, activity), ...options.runner, lostOwnership: () => ownership?.lost() })
+    ? new ProjectionRunner(db, store, projectors, { ...runnerOptions(database.engine), ...options.runner, lostOwnership: () => ownership?.lost() })
     : undefined;
+  database.turns?.followRequests(() => activity.awaitsBackground() || Boolean(runner?.waiters.awaitedByRequests()));
   const shared = database.engine === 'postgres' && database.connectionString;
   if (runner && shared) ownership = lockOwnership(shared, 'projections', runner);
   const tasks = new TaskRunner(store, bus, db, () => ctx.readModels);
@@ -215,12 +216,12 @@ function rebuildReadModels(runner: ProjectionRunner | undefined, sharedDb: Kysel
 }
 
 /**
- * PGlite shares one connection with the API: short batches there (see RunnerOptions.sliceMs): 4 ms
- * while the API has served a request in the last second, 20 ms otherwise. A request's query takes
- * the connection before any waiting batch, and PGlite runs on its own thread, so a batch running
- * meanwhile holds a request back by its own length only: batches run back to back.
+ * PGlite shares one connection with the API: batches of about 20 ms there (see RunnerOptions.sliceMs).
+ * While the API is busy they run in bursts between runs of requests (../db/connection-turns.ts), so
+ * a request waits for a batch only now and then, and a longer batch pays its fixed cost (a dozen
+ * statements) over more events.
  */
-function runnerOptions(engine: Engine, activity: RequestActivity): RunnerOptions {
+function runnerOptions(engine: Engine): RunnerOptions {
   if (engine !== 'pglite') return { batchSize: 500 };
-  return { batchSize: 500, sliceMs: () => (activity.busyWithin(1000) ? 4 : 20) };
+  return { batchSize: 500, sliceMs: () => 20 };
 }

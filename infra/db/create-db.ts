@@ -5,6 +5,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
 import type { Database } from './database.ts';
 import { log } from '../logger.ts';
+import type { ConnectionTurns } from './connection-turns.ts';
 import { PGliteDialect } from './pglite-dialect.ts';
 import { type EmbeddedDatabase, type EmbeddedOptions, PGliteThread } from './pglite-thread.ts';
 
@@ -15,6 +16,8 @@ export interface DatabaseHandle {
   engine: Engine;
   /** The PGlite instance when embedded, for its maintenance (CHECKPOINT, dumps in tests). */
   pglite?: EmbeddedDatabase;
+  /** Embedded: who holds the one connection next (requests, background work; see ./connection-turns.ts). */
+  turns?: ConnectionTurns;
   /** The PostgreSQL database's address, for connections outside the pool (locks, LISTEN). */
   connectionString?: string;
   close(): Promise<void>;
@@ -61,8 +64,9 @@ export async function openPGlite(source: { dataDir?: string; loadDataDir?: Blob;
   }
   const options = { dataDir, loadDataDir: source.loadDataDir, startParams: EMBEDDED_START_PARAMS };
   const pglite = await (source.thread === 'main' ? inThisThread(options) : PGliteThread.create(options));
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-  return { db, engine: 'pglite', pglite, close: () => db.destroy() };
+  const dialect = new PGliteDialect(pglite);
+  const db = new Kysely<Database>({ dialect });
+  return { db, engine: 'pglite', pglite, turns: dialect.turns, close: () => db.destroy() };
 }
 
 /**

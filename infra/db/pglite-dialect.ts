@@ -10,21 +10,25 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { ConnectionTurns } from './connection-turns.ts';
 import { isBackground } from './work-class.ts';
 import type { EmbeddedDatabase } from './pglite-thread.ts';
 
 /**
  * Kysely over PGlite. PGlite is one connection, so a connection is a lock: a transaction holds it
  * until commit, and a query outside waits its turn (requests before background work, see
- * ./work-class.ts). Never call the outer `db` inside a transaction.
+ * ./connection-turns.ts). Never call the outer `db` inside a transaction.
  */
 export class PGliteDialect implements Dialect {
-  constructor(private readonly pglite: EmbeddedDatabase) {}
+  constructor(
+    private readonly pglite: EmbeddedDatabase,
+    readonly turns = new ConnectionTurns(),
+  ) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PGliteDriver(this.pglite);
+    return new PGliteDriver(this.pglite, this.turns);
   }
   createIntrospector(db: Kysely<any>) {
     return new PostgresIntrospector(db);
@@ -36,8 +40,10 @@ export class PGliteDialect implements Dialect {
 
 class PGliteDriver implements Driver {
   private readonly connection: PGliteConnection;
-  private readonly turns = new ConnectionTurns();
-  constructor(private readonly pglite: EmbeddedDatabase) {
+  constructor(
+    private readonly pglite: EmbeddedDatabase,
+    private readonly turns: ConnectionTurns,
+  ) {
     this.connection = new PGliteConnection(pglite);
   }
   async init(): Promise<void> {}
@@ -60,33 +66,9 @@ class PGliteDriver implements Driver {
     (conn as PGliteConnection).release();
   }
   async destroy(): Promise<void> {
-    await this.turns.take('background');
+    await this.turns.take('foreground');
     this.turns.pass();
     if (!this.pglite.closed) await this.pglite.close();
-  }
-}
-
-/**
- * Who holds the one connection next: the first waiting foreground caller (a request), else the
- * first waiting background one. Background work cannot starve: a request holds the connection for
- * a few queries, and between one client's requests the background queue moves.
- */
-class ConnectionTurns {
-  private held = false;
-  private readonly waiting = { foreground: [] as (() => void)[], background: [] as (() => void)[] };
-
-  take(kind: 'foreground' | 'background'): Promise<void> {
-    if (!this.held) {
-      this.held = true;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => this.waiting[kind].push(resolve));
-  }
-
-  pass(): void {
-    const next = this.waiting.foreground.shift() ?? this.waiting.background.shift();
-    if (next) next();
-    else this.held = false;
   }
 }
 

@@ -10,6 +10,7 @@ import type { NextFunction, Request, Response } from 'express';
 export class RequestActivity {
   private active = 0;
   private lastActive = 0;
+  private awaiting = 0;
   private readonly inRequest = new AsyncLocalStorage<true>();
 
   readonly middleware = (_req: Request, res: Response, next: NextFunction): void => {
@@ -33,17 +34,19 @@ export class RequestActivity {
   async aside<T>(wait: () => Promise<T>): Promise<T> {
     if (!this.inRequest.getStore()) return wait();
     this.active -= 1;
+    this.awaiting += 1;
     try {
       return await wait();
     } finally {
+      this.awaiting -= 1;
       this.active += 1;
       this.lastActive = performance.now();
     }
   }
 
-  /** Whether a request is being served, or was within the last `windowMs`. */
-  busyWithin(windowMs: number): boolean {
-    return this.active > 0 || performance.now() - this.lastActive < windowMs;
+  /** Whether a request waits for background work (a command for its read models): that work should not wait for the API. */
+  awaitsBackground(): boolean {
+    return this.awaiting > 0;
   }
 
   /**

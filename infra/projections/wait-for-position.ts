@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { type Position, START, comparePositions } from '../eventstore/event-store.ts';
+import { isBackground } from '../db/work-class.ts';
 import { readCheckpoints } from './checkpoints.ts';
 
 /**
@@ -21,6 +22,8 @@ export function hasPassed(progress: Progress, target: Position, projectors?: Rea
 interface Waiter {
   target: Position;
   projectors: ReadonlySet<string> | undefined;
+  /** Asked by a request, not by background work (a task waiting for the read models it matches on). */
+  byRequest: boolean;
   resolve: (reached: boolean) => void;
   timer: NodeJS.Timeout;
 }
@@ -45,6 +48,11 @@ export class ProjectorWaiters {
     }
   }
 
+  /** Whether a request waits for the projections (the embedded connection then lets them run, see ../db/connection-turns.ts). */
+  awaitedByRequests(): boolean {
+    return this.waiters.some((w) => w.byRequest);
+  }
+
   /**
    * Resolves true once every projector named (every projector when absent) has passed `target`, false
    * after the timeout: the write is durable either way.
@@ -55,6 +63,7 @@ export class ProjectorWaiters {
       const waiter: Waiter = {
         target,
         projectors,
+        byRequest: !isBackground(),
         resolve,
         timer: setTimeout(() => {
           this.waiters = this.waiters.filter((w) => w !== waiter);

@@ -50,14 +50,20 @@ describe('request activity', () => {
     expect(quietInside).to.be.below(100);
   });
 
-  it('counts as busy while a request is served and for the window after it', async () => {
+  it('says a request waits for background work while it waits aside, and no longer', async () => {
     const activity = new RequestActivity();
-    expect(activity.busyWithin(50)).to.equal(false);
-    const end = request(activity);
-    expect(activity.busyWithin(50)).to.equal(true);
-    end();
-    expect(activity.busyWithin(50)).to.equal(true);
-    await new Promise((resolve) => setTimeout(resolve, 70));
-    expect(activity.busyWithin(50)).to.equal(false);
+    let release!: () => void;
+    let during = false;
+    request(activity, () => {
+      void activity.aside(async () => {
+        during = activity.awaitsBackground();
+        await new Promise<void>((resolve) => (release = resolve));
+      });
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(during).to.equal(true);
+    release();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(activity.awaitsBackground()).to.equal(false);
   });
 });

@@ -1,0 +1,112 @@
+export type WorkKind = 'foreground' | 'background';
+
+export interface TurnsPolicy {
+  /** The API counts as quiet once no foreground hold has ended for this long: background work then runs freely. */
+  quietMs: number;
+  /** While the API is busy, background work gets the connection in bursts of about this long... */
+  burstMs: number;
+  /** ...each after this many foreground holds since the last burst began... */
+  foregroundBetween: number;
+  /** ...or after this long, whichever comes first, so that a steady stream of requests cannot starve it. */
+  maxGapMs: number;
+}
+
+/**
+ * With a sequential client the numbers give: one request in about 200 waits for a burst (at most
+ * its length plus the end of the hold under way), every other one waits for nothing, and background
+ * work keeps a fifth to a third of the connection.
+ */
+export const DEFAULT_TURNS_POLICY: TurnsPolicy = { quietMs: 50, burstMs: 100, foregroundBetween: 150, maxGapMs: 400 };
+
+/**
+ * Who holds the one embedded connection next. A request's hold (foreground) goes before background
+ * work (projections, tasks, reactions), but that alone lets background work slip in between a
+ * client's consecutive requests, and then nearly every request waits for a background hold: a
+ * request's p99 becomes the background holds' p99. So while the API is busy, background work waits
+ * for its burst: one stretch of back-to-back holds in which it goes first, after enough requests
+ * went by undisturbed. Most requests then wait for nothing and a few wait for one burst. When the
+ * API is quiet, or a request waits for background work (a command waiting for its read models),
+ * background work runs as it comes.
+ */
+export class ConnectionTurns {
+  private holder: WorkKind | undefined;
+  private readonly waiting: Record<WorkKind, (() => void)[]> = { foreground: [], background: [] };
+  private foregroundEndedAt = Number.NEGATIVE_INFINITY;
+  private foregroundSinceBurst = 0;
+  private burstStartedAt: number;
+  private burstUntil = Number.NEGATIVE_INFINITY;
+  private recheck: NodeJS.Timeout | undefined;
+  private awaited: () => boolean = () => false;
+
+  constructor(
+    private readonly policy: TurnsPolicy = DEFAULT_TURNS_POLICY,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.burstStartedAt = now();
+  }
+
+  /** `awaited` answers whether a request is waiting for background work to progress (read-your-writes). */
+  followRequests(awaited: () => boolean): void {
+    this.awaited = awaited;
+  }
+
+  take(kind: WorkKind): Promise<void> {
+    if (this.holder === undefined && (kind === 'foreground' || this.backgroundMayStart())) {
+      this.holder = kind;
+      return Promise.resolve();
+    }
+    const granted = new Promise<void>((resolve) => this.waiting[kind].push(resolve));
+    if (this.holder === undefined) this.scheduleRecheck();
+    return granted;
+  }
+
+  pass(): void {
+    if (this.holder === 'foreground') {
+      this.foregroundEndedAt = this.now();
+      this.foregroundSinceBurst += 1;
+    }
+    this.holder = undefined;
+    this.next();
+  }
+
+  private next(): void {
+    const inBurst = this.now() < this.burstUntil;
+    if (this.waiting.background.length > 0 && inBurst) return this.grant('background');
+    if (this.waiting.foreground.length > 0) return this.grant('foreground');
+    if (this.waiting.background.length === 0) return;
+    if (this.backgroundMayStart()) return this.grant('background');
+    this.scheduleRecheck();
+  }
+
+  private grant(kind: WorkKind): void {
+    this.holder = kind;
+    this.waiting[kind].shift()!();
+  }
+
+  /** Whether background work may take the free connection now; starts a burst when it is its turn. */
+  private backgroundMayStart(): boolean {
+    const now = this.now();
+    if (now < this.burstUntil) return true;
+    if (now - this.foregroundEndedAt >= this.policy.quietMs || this.awaited()) return true;
+    const due = this.foregroundSinceBurst >= this.policy.foregroundBetween || now - this.burstStartedAt >= this.policy.maxGapMs;
+    if (!due) return false;
+    this.burstStartedAt = now;
+    this.burstUntil = now + this.policy.burstMs;
+    this.foregroundSinceBurst = 0;
+    return true;
+  }
+
+  /** Background work waits on a free connection: look again when the API may have gone quiet or its burst is due. */
+  private scheduleRecheck(): void {
+    if (this.recheck) return;
+    const now = this.now();
+    const quietAt = this.foregroundEndedAt + this.policy.quietMs;
+    const burstAt = this.burstStartedAt + this.policy.maxGapMs;
+    const delay = Math.max(1, Math.min(quietAt, burstAt) - now);
+    this.recheck = setTimeout(() => {
+      this.recheck = undefined;
+      if (this.holder === undefined) this.next();
+    }, delay);
+    this.recheck.unref();
+  }
+}

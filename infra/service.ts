@@ -219,9 +219,10 @@ function rebuildReadModels(runner: ProjectionRunner | undefined, sharedDb: Kysel
  * PGlite shares one connection with the API: batches of about 20 ms there (see RunnerOptions.sliceMs).
  * While the API is busy they run in bursts between runs of requests (../db/connection-turns.ts), so
  * a request waits for a batch only now and then, and a longer batch pays its fixed cost (a dozen
- * statements) over more events.
+ * statements) over more events; for the same reason a batch that reached the head of the log waits
+ * up to 25 ms for more unless someone waits for the projections.
  */
 function runnerOptions(engine: Engine): RunnerOptions {
   if (engine !== 'pglite') return { batchSize: 500 };
-  return { batchSize: 500, sliceMs: () => 20 };
+  return { batchSize: 500, sliceMs: () => 20, gatherMs: 25 };
 }

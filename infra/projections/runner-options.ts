@@ -8,6 +8,11 @@ export interface RunnerOptions {
    * busy the API is. Unset on PostgreSQL, where requests have their own connections.
    */
   sliceMs?: () => number;
+  /**
+   * How long a batch that reached the head of the log waits for more events before the next one,
+   * unless someone waits for the projections (see ProjectionRunner.gather). Unset: no wait.
+   */
+  gatherMs?: number;
   /** Awaited before each batch: a test seam, to hold a rebuild part-way. */
   beforeBatch?: () => Promise<void>;
   /** First wait after a failed batch, doubling with each attempt (at most 30 s). Default 500 ms. */

@@ -21,6 +21,7 @@ import { ProjectorWaiters } from './wait-for-position.ts';
 export type { RebuildProgress, RunnerOptions };
 
 const IDLE_CHECKPOINT_MS = 1000;
+const GATHER_POLL_MS = 5;
 
 /**
  * Runs every projector over the log. Projectors at the same position share a lane and one
@@ -44,6 +45,8 @@ export class ProjectionRunner {
   private idleCheckpointedAt = 0;
   /** A batch left idle projectors' checkpoints behind: written when the log runs dry (others poll them). */
   private idleBehind = false;
+  /** The last step read a lane up to the head of the log (a batch shorter than its size). */
+  private reachedHead = false;
   readonly waiters: ProjectorWaiters;
 
   constructor(
@@ -138,6 +141,7 @@ export class ProjectionRunner {
         failures = 0;
         if (!progressed && this.idleBehind) await this.checkpointIdle();
         if (!progressed) await waitForLog(this.store, this.lanes, this.steppedAt, this.wake.signal);
+        else if (this.reachedHead && this.options.gatherMs) await this.gather(this.options.gatherMs);
         else await yieldToIo();
       } catch (error) {
         if (error instanceof CheckpointMoved) {
@@ -162,6 +166,7 @@ export class ProjectionRunner {
     if (this.lanes.length === 0) return false;
     let progressed = false;
     this.steppedAt = Date.now();
+    this.reachedHead = false;
     for (const lane of [...this.lanes]) {
       if (lane.failure && lane.failure.retryAt > this.steppedAt) continue;
       const limit = lane === leader ? undefined : leader?.position;
@@ -226,9 +231,22 @@ export class ProjectionRunner {
   /** The lane's next batch: after its position, up to `upTo`, within its size and weight. */
   private async readBatch(lane: Lane, upTo: Position | undefined): Promise<RecordedEvent[]> {
     const withDataOf = [...new Set(lane.projectors.flatMap((p) => p.readsDataOf ?? p.handles))];
-    let batch = await this.store.readAll({ after: lane.position, maxCount: this.sizer.sizeOf(lane), withDataOf });
+    const maxCount = this.sizer.sizeOf(lane);
+    let batch = await this.store.readAll({ after: lane.position, maxCount, withDataOf });
+    this.reachedHead ||= batch.length < maxCount;
     if (upTo) batch = batch.filter((e) => comparePositions(e.position, upTo) <= 0);
     return this.sizer.cutByWeight(lane, batch);
+  }
+
+  /**
+   * The last step read up to the head of the log. A writer appending in parts (a bulk import's
+   * reconcile cuts its appends into holds of ~10 ms) would be chased part by part, each batch paying
+   * its fixed cost (a dozen statements) for a few events: unless someone waits for the projections,
+   * its next parts get a moment to join the next batch.
+   */
+  private async gather(ms: number): Promise<void> {
+    const until = performance.now() + ms;
+    while (!this.waiters.waiting() && !this.wake.signal.aborted && performance.now() < until) await sleep(GATHER_POLL_MS, this.wake.signal);
   }
 
   /**
@@ -365,7 +383,8 @@ export class ProjectionRunner {
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), resolve()), { once: true });
+    const woken = () => (clearTimeout(timer), resolve());
+    const timer = setTimeout(() => (signal.removeEventListener('abort', woken), resolve()), ms);
+    signal.addEventListener('abort', woken, { once: true });
   });
 }

@@ -48,6 +48,11 @@ export class ProjectorWaiters {
     }
   }
 
+  /** Whether anyone waits for the projections. */
+  waiting(): boolean {
+    return this.waiters.length > 0;
+  }
+
   /** Whether a request waits for the projections (the embedded connection then lets them run, see ../db/connection-turns.ts). */
   awaitedByRequests(): boolean {
     return this.waiters.some((w) => w.byRequest);

@@ -12,11 +12,11 @@ export interface TurnsPolicy {
 }
 
 /**
- * With a sequential client the numbers give: one request in about 200 waits for a burst (at most
+ * With a sequential client the numbers give: one request in about 150 waits for a burst (at most
  * its length plus the end of the hold under way), every other one waits for nothing, and background
- * work keeps a fifth to a third of the connection.
+ * work keeps a quarter to two fifths of the connection (less as requests come slower).
  */
-export const DEFAULT_TURNS_POLICY: TurnsPolicy = { quietMs: 50, burstMs: 100, foregroundBetween: 150, maxGapMs: 400 };
+export const DEFAULT_TURNS_POLICY: TurnsPolicy = { quietMs: 50, burstMs: 120, foregroundBetween: 150, maxGapMs: 400 };
 
 /**
  * Who holds the one embedded connection next. A request's hold (foreground) goes before background

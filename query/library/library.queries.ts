@@ -101,7 +101,7 @@ async function readPage({ db, engine }: Reader, live: Docs, kind: Kind, query: L
       from (${page}) as canonical_docs) as t`;
   // A name substring's best plan depends on the string (the trigram index or the sort's index): planned each time.
   const compiled = statement.compile(db);
-  const { rows } = await (query.q?.trim() ? db.executeQuery(compiled) : executePrepared(db, engine, compiled));
+  const { rows } = await (trigrams(query.q) ? db.executeQuery(compiled) : executePrepared(db, engine, compiled));
   const row = rows[0]!;
   return { at: row.at, items: row.items, starts: typeof row.starts === 'string' ? (JSON.parse(row.starts) as Start[]) : (row.starts ?? []) };
 }
@@ -153,8 +153,17 @@ function narrow(docs: Docs, kind: Kind, query: LibraryQuery): Docs {
       break;
   }
   if (query.genre?.trim()) out = out.where(hasGenre(kind, query.genre.trim().toLowerCase()));
-  if (query.q?.trim()) out = out.where('name_folded', 'like', `%${foldName(query.q).replace(/[%_\\]/g, '\\$&')}%`);
+  if (query.q?.trim()) {
+    const pattern = `%${foldName(query.q).replace(/[%_\\]/g, '\\$&')}%`;
+    // Too short for a trigram: always a walk of the sort's index, so the page is prepared with the pattern in its text.
+    out = out.where('name_folded', 'like', trigrams(query.q) ? pattern : sql.lit(pattern));
+  }
   return out;
+}
+
+/** Whether a name substring is long enough for the trigram index (migration 0185): three characters once folded. */
+function trigrams(q: string | undefined): boolean {
+  return Boolean(q?.trim()) && foldName(q!).length >= 3;
 }
 
 /** Genres live on albums (lowercased by the doc composer): a track or an artist has one through its albums. */

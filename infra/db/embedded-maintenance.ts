@@ -28,7 +28,7 @@ interface TableActivity {
  * autovacuum's thresholds, one statement at a time, each after a quiet moment of the API (the
  * connection is shared, so a statement holds requests back while it runs).
  *
- * Each statement takes its turn on the connection as background work (../db/pglite-dialect.ts),
+ * Each statement takes its turn on the connection as background work (./pglite-dialect.ts),
  * like a projection batch. Sent to the instance directly, one could land inside another caller's
  * open transaction: `VACUUM` there fails ("cannot run inside a transaction block") and aborts
  * that transaction, so the caller's next statement failed (a reconcile's append: "current

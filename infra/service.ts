@@ -156,7 +156,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
     ctx,
     app,
     async start() {
-      if (database.pglite) stopMaintenance = startEmbeddedMaintenance(database.pglite, () => activity.quiet(250, 5000));
+      if (database.pglite) stopMaintenance = startEmbeddedMaintenance(db, () => activity.quiet(250, 5000));
       // A process that waits for the projections' lease starts at once; the owner catches up first.
       if (runner && (!ownership || (await ownership.claim()))) {
         if (!ownership) await runner.start();

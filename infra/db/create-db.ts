@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Kysely, PostgresDialect } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Database } from './database.ts';
 import { log } from '../logger.ts';
 import type { ConnectionTurns } from './connection-turns.ts';
@@ -79,9 +80,11 @@ function seedFromTemplate(dir: string): void {
   cpSync(template, dir, { recursive: true });
 }
 
+/** As ./pglite-worker.mjs opens it, with the same extensions (an index on pg_trgm needs it loaded). */
 function inThisThread({ dataDir, loadDataDir, startParams }: EmbeddedOptions): Promise<PGlite> {
-  if (dataDir) return PGlite.create(dataDir, { startParams });
-  return PGlite.create({ startParams, ...(loadDataDir ? { loadDataDir } : {}) });
+  const extensions = { pg_trgm };
+  if (dataDir) return PGlite.create(dataDir, { startParams, extensions });
+  return PGlite.create({ startParams, extensions, ...(loadDataDir ? { loadDataDir } : {}) });
 }
 
 /** The embedded default lives in DATA_DIR/pgdata; DATABASE_URL selects PostgreSQL. */

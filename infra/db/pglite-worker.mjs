@@ -4,12 +4,15 @@
 // Messages: { id, op: 'query' | 'exec' | 'dump' | 'close', ... } in, { id, result } or { id, error } out.
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+// Trigram indexes serve name substring search (migration 0185); an index on them needs the extension loaded at every open.
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 const pglite = await open(workerData);
 
 async function open({ dataDir, loadDataDir, startParams }) {
-  if (dataDir) return PGlite.create(dataDir, { startParams });
-  return PGlite.create({ startParams, ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {}) });
+  const extensions = { pg_trgm };
+  if (dataDir) return PGlite.create(dataDir, { startParams, extensions });
+  return PGlite.create({ startParams, extensions, ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {}) });
 }
 
 async function answer(message) {

@@ -8,6 +8,7 @@ import { LogPoint, atOrBefore, isAt } from '../../infra/eventstore/log-point.ts'
 import { docAsOf } from './as-of.ts';
 import { docColumns } from './doc-json.ts';
 import { JsonText } from '../../infra/http/json-text.ts';
+import { executePrepared } from '../../infra/db/prepared.ts';
 import { NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { entityStream } from '../../shared/streams.ts';
@@ -46,11 +47,13 @@ function kindRoutes(kind: Kind) {
         // The refs come in the same round trip, as docsFor would order them.
         const refs = sql<{ source: string; external_id: string }[]>`(select coalesce(json_agg(json_build_object('source', r.source, 'external_id', r.external_id)
           order by r.source, r.external_id), '[]') from external_refs r where r.entity_id = canonical_docs.id)`;
-        let rows = ctx.db.selectFrom('canonical_docs').select(LIST_COLUMNS).select(refs.as('refs')).where('kind', '=', kind).where('tombstoned', '=', false);
+        let rows = ctx.db.selectFrom('canonical_docs').select(LIST_COLUMNS).select(refs.as('refs')).where('kind', '=', kind).where(sql<boolean>`not tombstoned`);
         if (query.q.trim()) rows = rows.where('name_folded', 'like', `%${folded.replace(/[%_\\]/g, '\\$&')}%`);
         const found = rows.orderBy('source_count', 'desc').orderBy('name_folded').orderBy('id').limit(query.limit).offset(query.offset);
         // The docs as JSON text from the database, sent as is (see doc-json.ts): json_agg keeps the sorted subquery's order.
-        const { rows: answer } = await sql<{ docs: string }>`select coalesce(json_agg(d), '[]')::text as docs from (select ${docColumns(kind, sql.ref('refs'))} from (${found}) as c) as d`.execute(ctx.db);
+        const docs = sql<{ docs: string }>`select coalesce(json_agg(d), '[]')::text as docs from (select ${docColumns(kind, sql.ref('refs'))} from (${found}) as c) as d`.compile(ctx.db);
+        // A name substring's best plan depends on the string (the trigram index, migration 0185, or the sort's index): planned each time.
+        const { rows: answer } = await (query.q.trim() ? ctx.db.executeQuery(docs) : executePrepared(ctx.db, ctx.engine, docs));
         return new JsonText<CanonicalDoc[]>(answer[0]!.docs);
       },
     }),

@@ -1,6 +1,8 @@
 import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
+import type { Engine } from '../../infra/db/create-db.ts';
+import { executePrepared } from '../../infra/db/prepared.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import type { LibraryFilter, LibrarySort } from '../../shared/library.ts';
 import { foldName } from '../../shared/names.ts';
@@ -31,6 +33,11 @@ export interface LibraryQuery {
 }
 
 type Docs = SelectQueryBuilder<Database, 'canonical_docs', object>;
+/** The engine too: the embedded one runs a page as a prepared statement (infra/db/prepared.ts). */
+interface Reader {
+  db: Kysely<Database>;
+  engine: Engine;
+}
 
 /**
  * One page of live entities of a kind, as the JSON text the database built (query/canonical/doc-json.ts).
@@ -41,15 +48,15 @@ type Docs = SelectQueryBuilder<Database, 'canonical_docs', object>;
  * of the canonical docs and reused until the projector writes again (list-memo.ts); a page whose
  * start is known from an earlier answer is read from that key instead of skipping rows by offset.
  */
-export async function libraryPage(db: Kysely<Database>, kind: Kind, query: LibraryQuery): Promise<JsonText<LibraryPage>> {
+export async function libraryPage({ db, engine }: Reader, kind: Kind, query: LibraryQuery): Promise<JsonText<LibraryPage>> {
   const variant = JSON.stringify([kind, query.sort, query.filter ?? 'all', query.genre?.trim().toLowerCase() ?? '', query.q?.trim() ? foldName(query.q) : '', query.page_size]);
   const memo = recall(db, variant);
   const live = narrow(db.selectFrom('canonical_docs').where('kind', '=', kind).where(sql<boolean>`not tombstoned`), kind, query);
   // Page 1 is already a range from the index's first key: its start would only add a union to plan.
   const start = query.page > 1 ? memo?.starts.get(query.page) : undefined;
-  let read = await readPage(db, live, kind, query, start);
+  let read = await readPage({ db, engine }, live, kind, query, start);
   // The docs changed since the start key was taken: it may no longer begin this page.
-  if (start && read.at !== memo?.at) read = await readPage(db, live, kind, query, undefined);
+  if (start && read.at !== memo?.at) read = await readPage({ db, engine }, live, kind, query, undefined);
   let total = memo?.total ?? 0;
   if (read.at === null || read.at !== memo?.at) {
     const counted = await sql<{ at: string | null; n: number | string }>`select (${revision(db)}) as at, (${live.select((c) => c.fn.countAll().as('n'))}) as n`.execute(db);
@@ -79,16 +86,22 @@ function revision(db: Kysely<Database>) {
  * and of the row after it. The total is counted apart, only when the revision moved (in the same
  * statement, the planner planned the count every time).
  */
-async function readPage(db: Kysely<Database>, live: Docs, kind: Kind, query: LibraryQuery, start: PageStart | undefined) {
+async function readPage({ db, engine }: Reader, live: Docs, kind: Kind, query: LibraryQuery, start: PageStart | undefined) {
   const limit = query.page_size + 1;
   const page = start ? fromStart(live, query.sort, start, limit) : ordered(live.select(LIST_COLUMNS), query.sort).limit(limit).offset((query.page - 1) * query.page_size);
-  // The page is numbered in its sort's order (the sorted, limited subquery's) and read once: referenced twice, the CTE is materialized.
-  const { rows } = await sql<{ at: string | null; items: string; starts: Start[] | string | null }>`
-    with p as (select t.*, row_number() over () as n from (${page}) as t)
+  // One pass over the page, in its sort's order (the limited subquery's; the aggregates keep it):
+  // each row's doc as JSON, numbered, so that the first `page_size` make the items and rows 1 and
+  // `limit` give the starts. A CTE read twice, sorted again, cost more than the page.
+  const statement = sql<{ at: string | null; items: string; starts: Start[] | string | null }>`
     select (${revision(db)}) as at,
-      (select coalesce(json_agg(d), '[]')::text from (select ${docColumns(kind)} from p where n <= ${query.page_size} order by n) as d) as items,
-      (select json_agg(json_build_object('n', n, 'created_at', created_at, 'id', id, 'name_folded', name_folded, 'source_count', source_count))
-        from p where n in (1, ${limit})) as starts`.execute(db);
+      coalesce(json_agg(doc) filter (where n <= ${query.page_size}), '[]')::text as items,
+      json_agg(json_build_object('n', n, 'created_at', created_at, 'id', id, 'name_folded', name_folded, 'source_count', source_count))
+        filter (where n in (1, ${limit})) as starts
+    from (select (select row_to_json(d) from (select ${docColumns(kind)}) as d) as doc, created_at, id, name_folded, source_count, row_number() over () as n
+      from (${page}) as canonical_docs) as t`;
+  // A name substring's best plan depends on the string (the trigram index or the sort's index): planned each time.
+  const compiled = statement.compile(db);
+  const { rows } = await (trigrams(query.q) ? db.executeQuery(compiled) : executePrepared(db, engine, compiled));
   const row = rows[0]!;
   return { at: row.at, items: row.items, starts: typeof row.starts === 'string' ? (JSON.parse(row.starts) as Start[]) : (row.starts ?? []) };
 }
@@ -131,16 +144,26 @@ function narrow(docs: Docs, kind: Kind, query: LibraryQuery): Docs {
     case 'not_playable':
       out = out.where(sql<boolean>`(sources->>'mediaserver') is distinct from 'true'`);
       break;
+    // Literals, as the partial indexes of migration 0186 state them: a prepared page can use those.
     case 'multi_source':
-      out = out.where('source_count', '>=', 2);
+      out = out.where(sql<boolean>`source_count >= 2`);
       break;
     case 'single_source':
-      out = out.where('source_count', '=', 1);
+      out = out.where(sql<boolean>`source_count = 1`);
       break;
   }
   if (query.genre?.trim()) out = out.where(hasGenre(kind, query.genre.trim().toLowerCase()));
-  if (query.q?.trim()) out = out.where('name_folded', 'like', `%${foldName(query.q).replace(/[%_\\]/g, '\\$&')}%`);
+  if (query.q?.trim()) {
+    const pattern = `%${foldName(query.q).replace(/[%_\\]/g, '\\$&')}%`;
+    // Too short for a trigram: always a walk of the sort's index, so the page is prepared with the pattern in its text.
+    out = out.where('name_folded', 'like', trigrams(query.q) ? pattern : sql.lit(pattern));
+  }
   return out;
+}
+
+/** Whether a name substring is long enough for the trigram index (migration 0185): three characters once folded. */
+function trigrams(q: string | undefined): boolean {
+  return Boolean(q?.trim()) && foldName(q!).length >= 3;
 }
 
 /** Genres live on albums (lowercased by the doc composer): a track or an artist has one through its albums. */

@@ -28,7 +28,7 @@ function listRoute(kind: LibraryKind) {
     access: 'user',
     query: ListQuery,
     response: LibraryPage,
-    handler: ({ ctx, query }) => libraryPage(ctx.db, SINGULAR[kind], query),
+    handler: ({ ctx, query }) => libraryPage(ctx, SINGULAR[kind], query),
   });
 }
 

@@ -7,7 +7,7 @@
  * canonical searches, the picker search and the all-time dashboard.
  *
  * The ceiling is an express route in the same process doing one 50-row indexed SELECT on the same
- * database; it is measured right before each endpoint (BENCH_REQUESTS sequential requests each,
+ * database; it takes turns with each endpoint, 10 requests at a time (BENCH_REQUESTS sequential requests each,
  * default 100), so a machine shared with other work moves both sides of a ratio together.
  * BENCH_DATABASE=postgres runs it on a throwaway database on BENCH_DATABASE_URL instead of PGlite.
  */
@@ -42,6 +42,8 @@ const large = envInt('BENCH_SCROBBLES', 10_000);
 const requests = envInt('BENCH_REQUESTS', 100);
 const postgres = process.env.BENCH_DATABASE === 'postgres';
 const PAGE_SIZE = 50;
+/** Requests per turn when an endpoint and the ceiling take turns. */
+const CHUNK = 10;
 const GOALS = { list: { rps: 0.7, p99: 3 }, search: { rps: 0.5 }, dashboard: { cost: 1.3 } };
 
 const fake = await startScrobblerFake();
@@ -83,12 +85,13 @@ try {
   for (const path of ['/artists/search?q=artist 1', '/albums/search?q=album 12', '/tracks/search?q=song 123', '/tracks/search', '/scrobbler/picker/search?kind=track&q=song']) {
     rows.push(await compare('search', url, path, cookie, ceiling.url));
   }
-  const dashboard = { small: await measure(url + '/scrobbler/me/dashboard', `media_session=${small.client.cookie('media_session')}`), large: await measure(url + '/scrobbler/me/dashboard', `media_session=${big.client.cookie('media_session')}`) };
+  const [smallDashboard, largeDashboard] = await measureSide(url + '/scrobbler/me/dashboard', `media_session=${small.client.cookie('media_session')}`, url + '/scrobbler/me/dashboard', `media_session=${big.client.cookie('media_session')}`);
+  const dashboard = { small: smallDashboard, large: largeDashboard };
 
   // ---- report ----
   console.log(`# Reads benchmark (${new Date().toISOString()})`);
   console.log(`node ${process.version}, ${os.cpus().length} CPU (${os.cpus()[0]?.model.trim() ?? '?'}), ${postgres ? 'PostgreSQL' : 'embedded PGlite'}`);
-  console.log(`library (BENCH_TRACKS=${tracks}, with what the scrobble imports added): ${counts.map((c) => `${c.n} ${c.kind}s`).join(', ')}; ${requests} sequential requests per endpoint and as many on the ceiling right before it\n`);
+  console.log(`library (BENCH_TRACKS=${tracks}, with what the scrobble imports added): ${counts.map((c) => `${c.n} ${c.kind}s`).join(', ')}; ${requests} sequential requests per endpoint and as many on the ceiling, taking turns ${CHUNK} at a time\n`);
   const verdict = (ok: boolean) => (ok ? 'met' : 'NOT MET');
   console.log(
     table(
@@ -134,15 +137,26 @@ async function seedLibrary(ctx: AppContext): Promise<void> {
   // syntheticObservations reports each song once from the mediaserver, then 2 in 3 of them again.
   const observations = syntheticObservations(Math.ceil(tracks / 0.6));
   const batch = 500;
+  const noteEvery = Math.max(1, Math.round(observations.length / batch / 10));
   for (let i = 0; i < observations.length; i += batch) {
     await reconcileMany(ctx, observations.slice(i, i + batch), 'bench');
-    if ((i / batch) % 40 === 0) note(`seed: ${Math.min(i + batch, observations.length)} / ${observations.length} observations`);
+    if ((i / batch) % noteEvery === 0 || i + batch >= observations.length) note(`seed: ${Math.min(i + batch, observations.length)} / ${observations.length} observations`);
   }
-  // The read models are projections, behind by a backlog this size: wait for every one to hold it.
+  // The read models are projections, behind by a backlog this size: wait for every one to hold it,
+  // naming the projectors still behind (and their state) now and then, so a wait that stops moving says where.
   const head = await ctx.store.headPosition();
+  let noted = Date.now();
   await pollUntil(
-    () => ctx.db.selectFrom('projection_checkpoints').select('position').execute(),
-    (rows) => rows.every((r) => comparePositions(decodePosition(r.position), head) >= 0),
+    () => ctx.db.selectFrom('projection_checkpoints').select(['name', 'position', 'state']).execute(),
+    (rows) => {
+      const behind = rows.filter((r) => comparePositions(decodePosition(r.position), head) < 0);
+      if (behind.length > 0 && Date.now() - noted > 30_000) {
+        noted = Date.now();
+        const status = new Map((ctx.projections?.status() ?? []).map((p) => [p.name, p.state]));
+        note(`seed: waiting for ${behind.map((r) => `${r.name} (${r.state}, runner: ${status.get(r.name) ?? 'not running'})`).join(', ')}`);
+      }
+      return behind.length === 0;
+    },
     30 * 60_000,
   );
 }
@@ -168,25 +182,49 @@ async function libraryPaths(client: ApiClient): Promise<string[]> {
 }
 
 async function compare(group: Row['group'], base: string, path: string, cookie: string, ceilingUrl: string): Promise<Row> {
-  const c = await measure(ceilingUrl, '');
-  const e = await measure(base + encodeURI(path), cookie);
+  const [c, e] = await measureSide(ceilingUrl, '', base + encodeURI(path), cookie);
   note(`${path}: ${fmtRatio(e.rps / c.rps)} of the ceiling`);
   return { group, path, rps: e.rps, p99: e.p99, ceilingRps: c.rps, ceilingP99: c.p99 };
 }
 
-async function measure(target: string, cookie: string) {
+/** Both targets' figures; the requests alternate in chunks of CHUNK, so load from other work on the machine falls on both alike. */
+async function measureSide(aTarget: string, aCookie: string, bTarget: string, bCookie: string) {
+  const [a, b] = await Promise.all([probe(aTarget, aCookie), probe(bTarget, bCookie)]);
+  try {
+    const times: [number[], number[]] = [[], []];
+    for (let done = 0; done < requests; done += CHUNK) {
+      for (const [i, p] of [a, b].entries()) times[i]!.push(...okTimes(p.target, await p.probe.run(Math.min(CHUNK, requests - done))));
+    }
+    return times.map(figures) as [Figures, Figures];
+  } finally {
+    for (const p of [a, b]) await closeProbe(p.probe);
+  }
+}
+
+/** A probe on `target`, warmed up (20 requests, each answered 200). */
+async function probe(target: string, cookie: string) {
   const p = new HttpProbe(target, cookie ? { cookie } : {});
   probes.push(p);
-  const warm = await p.run(20);
-  const failed = warm.find((s) => s.status !== 200);
-  if (failed) throw new Error(`GET ${target} answered ${failed.status}`);
-  const samples: Sample[] = await p.run(requests);
+  okTimes(target, await p.run(20));
+  return { target, probe: p };
+}
+
+async function closeProbe(p: HttpProbe): Promise<void> {
   await p.close();
   probes.splice(probes.indexOf(p), 1);
-  const ok = samples.filter((s) => s.status === 200).map((s) => s.ms);
-  if (ok.length < samples.length) throw new Error(`GET ${target}: ${samples.length - ok.length} requests failed`);
-  const total = ok.reduce((sum, ms) => sum + ms, 0);
-  return { rps: rate(ok.length, total), p99: percentile(ok, 99), mean: total / ok.length };
+}
+
+function okTimes(target: string, samples: Sample[]): number[] {
+  const failed = samples.find((s) => s.status !== 200);
+  if (failed) throw new Error(`GET ${target} answered ${failed.status}`);
+  return samples.map((s) => s.ms);
+}
+
+type Figures = ReturnType<typeof figures>;
+
+function figures(ms: number[]) {
+  const total = ms.reduce((sum, t) => sum + t, 0);
+  return { rps: rate(ms.length, total), p99: percentile(ms, 99), mean: total / ms.length };
 }
 
 /** The ceiling: one 50-row SELECT in the order of an index (the live albums, newest first) on the service's database. */

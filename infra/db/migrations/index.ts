@@ -35,6 +35,8 @@ import * as enrichmentErrorsMergedAway from './0092-enrichment-errors-merged-awa
 import * as libraryReads from './0110-library-reads.ts';
 import * as scaleOut from './0120-scale-out.ts';
 import * as authAttempts from './0125-auth-attempts.ts';
+import * as nameTrigrams from './0185-name-trigrams.ts';
+import * as libraryFilterOrders from './0186-library-filter-orders.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -74,6 +76,8 @@ const migrations: Record<string, Migration> = {
   '0110-library-reads': libraryReads,
   '0120-scale-out': scaleOut,
   '0125-auth-attempts': authAttempts,
+  '0185-name-trigrams': nameTrigrams,
+  '0186-library-filter-orders': libraryFilterOrders,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -29,7 +29,7 @@ describe('embedded database maintenance (what autovacuum would do)', () => {
 
       await sql`select pg_stat_force_next_flush()`.execute(db);
       let quietMoments = 0;
-      await maintain(database.pglite!, async () => void quietMoments++);
+      await maintain(db, async () => void quietMoments++);
 
       const counters = await tableState(db, 'counters');
       expect(counters).to.include({ analyzed: true, vacuumed: true });

@@ -1,0 +1,40 @@
+import { expect } from 'chai';
+import { Kysely, sql } from 'kysely';
+import { executePrepared } from '../../../infra/db/prepared.ts';
+import { PGliteDialect } from '../../../infra/db/pglite-dialect.ts';
+import type { Database } from '../../../infra/db/database.ts';
+import { engineUnderTest, freshDatabase } from '../../support/database.ts';
+
+describe('a read run as a prepared statement', () => {
+  const statement = (db: Kysely<Database>, name: string, limit: number) =>
+    sql<{ n: number; name: string }>`select g as n, ${name}::text || g as name from generate_series(1, 10) g order by g limit ${limit}`.compile(db);
+
+  it('answers what the statement answers run as is, for every value, quotes included', async () => {
+    const database = await freshDatabase();
+    try {
+      const { db, engine } = database;
+      for (const [name, limit] of [['a', 3], ["it's", 2], ['a', 5]] as const) {
+        const direct = await db.executeQuery(statement(db, name, limit));
+        expect((await executePrepared(db, engine, statement(db, name, limit))).rows).to.deep.equal(direct.rows);
+      }
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('on the embedded database, prepares again when the session forgot it, and takes over a name another handle prepared', async () => {
+    if (engineUnderTest !== 'pglite') return;
+    const database = await freshDatabase();
+    try {
+      const { db, engine } = database;
+      await executePrepared(db, engine, statement(db, 'x', 1));
+      await sql`deallocate all`.execute(db);
+      expect((await executePrepared(db, engine, statement(db, 'x', 2))).rows).to.deep.equal([{ n: 1, name: 'x1' }, { n: 2, name: 'x2' }]);
+      // A second handle on the same instance (a test's pooled PGlite) finds the name taken.
+      const other = new Kysely<Database>({ dialect: new PGliteDialect(database.pglite!) });
+      expect((await executePrepared(other, engine, statement(other, 'y', 1))).rows).to.deep.equal([{ n: 1, name: 'y1' }]);
+    } finally {
+      await database.close();
+    }
+  });
+});

@@ -16,7 +16,7 @@ export interface TurnsPolicy {
  * its length plus the end of the hold under way), every other one waits for nothing, and background
  * work keeps a quarter to two fifths of the connection (less as requests come slower).
  */
-export const DEFAULT_TURNS_POLICY: TurnsPolicy = { quietMs: 50, burstMs: 120, foregroundBetween: 150, maxGapMs: 400 };
+export const DEFAULT_TURNS_POLICY: TurnsPolicy = { quietMs: 50, burstMs: 120, foregroundBetween: 150, maxGapMs: 1500 };
 
 /**
  * Who holds the one embedded connection next. A request's hold (foreground) goes before background

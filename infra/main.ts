@@ -8,8 +8,11 @@ const config = configOrExit();
 setLogLevel(config.LOG_LEVEL);
 if (config.ROLES.includes('api')) await refuseBusyPort(config.PORT, config.HOST).catch(exitOnListenRefused);
 // Loaded after the checks above: a refused setting or a busy port is reported without compiling the whole service first.
+// The database opens first: PGlite starts on a thread of its own while this one loads the service's
+// modules, and each takes about as long as the other.
+const opening = import('./db/create-db.ts').then(({ openDatabase }) => openDatabase(config));
 const { createService } = await import('./service.ts');
-const service = await createService(config);
+const service = await createService(config, { opening });
 const starting = service.start();
 stopOnSignals(service, starting);
 const { url } = await starting.catch(async (error) => {

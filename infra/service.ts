@@ -47,8 +47,10 @@ const REACTION_CATCH_UP_TIMEOUT_MS = 3000;
 const DRAIN_MS = 10_000;
 
 export interface ServiceOptions {
-  /** An already open database (tests hand in a clone of a migrated template). */
+  /** An already open database (tests hand in a clone of a migrated template); the caller closes it. */
   database?: DatabaseHandle;
+  /** The database being opened for this service (started before its modules load); the service closes it. */
+  opening?: Promise<DatabaseHandle>;
   validateResponses?: boolean;
   /** Test seam: read models beside the registry's (a projector rigged to fail), and retry settings. */
   extraProjectors?: Projector[];
@@ -68,7 +70,7 @@ export interface Service {
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
-  const database = options.database ?? (await openDatabase(config));
+  const database = options.database ?? (await (options.opening ?? openDatabase(config)));
   await migrate(database.db);
   const { db } = database;
   // The optional engines' clients (gRPC, Kafka) load only when configured: most starts never need them.

@@ -1,13 +1,12 @@
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { cp, mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Kysely, PostgresDialect } from 'kysely';
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
+import type { Kysely } from 'kysely';
+import type { PGlite } from '@electric-sql/pglite';
 import type { Database } from './database.ts';
 import { log } from '../logger.ts';
 import type { ConnectionTurns } from './connection-turns.ts';
-import { PGliteDialect } from './pglite-dialect.ts';
 import { type EmbeddedDatabase, type EmbeddedOptions, PGliteThread } from './pglite-thread.ts';
 
 export type Engine = 'pglite' | 'postgres';
@@ -35,7 +34,7 @@ export interface PoolOptions {
 
 export async function openPostgres(connectionString: string, options: PoolOptions = {}): Promise<DatabaseHandle> {
   // Loaded only for PostgreSQL: the embedded default never needs the driver.
-  const { default: pg } = await import('pg');
+  const [{ default: pg }, { Kysely, PostgresDialect }] = await Promise.all([import('pg'), import('kysely')]);
   // int8 comes back as a number: counts, and the bigint columns holding event integers, which the
   // event schemas keep within safe integers (PGlite does the same for safe values).
   pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -50,21 +49,26 @@ export async function openPostgres(connectionString: string, options: PoolOption
  * PGlite's default shared_buffers (128 MB) is most of an idle service's memory, and the embedded
  * database's files sit in the OS page cache anyway: 16 MB holds the hot read models.
  */
-const EMBEDDED_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+const EMBEDDED_SETTINGS = ['-c', 'shared_buffers=16MB'];
 
 /**
  * `thread: 'own'` (the service's default) runs PGlite on a worker thread, so its SQL never blocks
  * the event loop (see ./pglite-thread.ts); 'main' runs it here, which saves the message passing
- * where nothing else waits on the loop (a replay, a test's short queries).
+ * where nothing else waits on the loop (a replay, a test's short queries). The thread starts before
+ * kysely loads here: a start overlaps the database's opening with loading the service (infra/main.ts).
  */
 export async function openPGlite(source: { dataDir?: string; loadDataDir?: Blob; thread?: 'own' | 'main' }): Promise<DatabaseHandle> {
   const dataDir = source.dataDir ? resolve(source.dataDir) : undefined;
   if (dataDir) {
-    mkdirSync(dataDir, { recursive: true });
-    seedFromTemplate(dataDir);
+    await mkdir(dataDir, { recursive: true });
+    await seedFromTemplate(dataDir);
   }
-  const options = { dataDir, loadDataDir: source.loadDataDir, startParams: EMBEDDED_START_PARAMS };
-  const pglite = await (source.thread === 'main' ? inThisThread(options) : PGliteThread.create(options));
+  const options = { dataDir, loadDataDir: source.loadDataDir, settings: EMBEDDED_SETTINGS };
+  const [pglite, { Kysely }, { PGliteDialect }] = await Promise.all([
+    source.thread === 'main' ? inThisThread(options) : PGliteThread.create(options),
+    import('kysely'),
+    import('./pglite-dialect.ts'),
+  ]);
   const dialect = new PGliteDialect(pglite);
   const db = new Kysely<Database>({ dialect });
   return { db, engine: 'pglite', pglite, turns: dialect.turns, close: () => db.destroy() };
@@ -74,14 +78,16 @@ export async function openPGlite(source: { dataDir?: string; loadDataDir?: Blob;
  * A data directory without a database starts as a copy of the build's migrated one (see
  * infra/build/pgdata-template.mjs) when there is one: copying files costs a fraction of initdb.
  */
-function seedFromTemplate(dir: string): void {
+async function seedFromTemplate(dir: string): Promise<void> {
   const template = fileURLToPath(new URL('../../pgdata-template', import.meta.url));
   if (existsSync(join(dir, 'PG_VERSION')) || !existsSync(join(template, 'PG_VERSION'))) return;
-  cpSync(template, dir, { recursive: true });
+  await cp(template, dir, { recursive: true });
 }
 
 /** As ./pglite-worker.mjs opens it, with the same extensions (an index on pg_trgm needs it loaded). */
-function inThisThread({ dataDir, loadDataDir, startParams }: EmbeddedOptions): Promise<PGlite> {
+async function inThisThread({ dataDir, loadDataDir, settings = [] }: EmbeddedOptions): Promise<PGlite> {
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')]);
+  const startParams = [...PGlite.defaultStartParams, ...settings];
   const extensions = { pg_trgm };
   if (dataDir) return PGlite.create(dataDir, { startParams, extensions });
   return PGlite.create({ startParams, extensions, ...(loadDataDir ? { loadDataDir } : {}) });

@@ -8,7 +8,8 @@ export type EmbeddedDatabase = Pick<PGlite, 'query' | 'exec' | 'close' | 'closed
 export interface EmbeddedOptions {
   dataDir?: string | undefined;
   loadDataDir?: Blob | undefined;
-  startParams?: string[];
+  /** PostgreSQL settings beyond PGlite's defaults (`-c name=value` pairs). */
+  settings?: string[];
 }
 
 interface Pending {
@@ -39,7 +40,7 @@ export class PGliteThread implements EmbeddedDatabase {
   static async create(source: EmbeddedOptions): Promise<PGliteThread> {
     const loadDataDir = source.loadDataDir ? await source.loadDataDir.arrayBuffer() : undefined;
     const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-      workerData: { dataDir: source.dataDir, loadDataDir, startParams: source.startParams },
+      workerData: { dataDir: source.dataDir, loadDataDir, settings: source.settings ?? [] },
       transferList: loadDataDir ? [loadDataDir] : [],
       // The worker is plain JavaScript: tsx's loader (inherited by default) has nothing to do there.
       execArgv: [],

@@ -9,7 +9,8 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 const pglite = await open(workerData);
 
-async function open({ dataDir, loadDataDir, startParams }) {
+async function open({ dataDir, loadDataDir, settings }) {
+  const startParams = [...PGlite.defaultStartParams, ...settings];
   const extensions = { pg_trgm };
   if (dataDir) return PGlite.create(dataDir, { startParams, extensions });
   return PGlite.create({ startParams, extensions, ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {}) });

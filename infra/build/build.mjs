@@ -35,10 +35,17 @@ export function build() {
   rmSync(old, { recursive: true, force: true });
 }
 
-/** The migrated empty database; the previous build's while no migration or PGlite changed since. */
+/**
+ * The migrated empty database; the previous build's while no migration, read model (its version)
+ * or PGlite changed since. A stale one would still be right: the start resets what it finds older.
+ */
 function makeTemplate(next) {
   const previous = join(BUILD_DIR, TEMPLATE);
-  const inputs = [...sourceFiles(join(repoRoot, 'infra', 'db')), join(repoRoot, 'package-lock.json'), join(repoRoot, 'infra', 'build', 'pgdata-template.mjs')];
+  const inputs = [
+    ...['infra/db', 'infra/projections', 'projectors'].flatMap((dir) => [...sourceFiles(join(repoRoot, dir))]),
+    join(repoRoot, 'package-lock.json'),
+    join(repoRoot, 'infra', 'build', 'pgdata-template.mjs'),
+  ];
   const madeAt = existsSync(join(previous, 'PG_VERSION')) ? statSync(join(previous, 'PG_VERSION')).mtimeMs : 0;
   if (inputs.every((file) => statSync(file).mtimeMs < madeAt)) {
     cpSync(previous, join(next, TEMPLATE), { recursive: true, preserveTimestamps: true });

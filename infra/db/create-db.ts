@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
-import { cp, mkdir } from 'node:fs/promises';
+import { cpSync, existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
@@ -59,11 +59,8 @@ const EMBEDDED_SETTINGS = ['-c', 'shared_buffers=16MB'];
  */
 export async function openPGlite(source: { dataDir?: string; loadDataDir?: Blob; thread?: 'own' | 'main' }): Promise<DatabaseHandle> {
   const dataDir = source.dataDir ? resolve(source.dataDir) : undefined;
-  if (dataDir) {
-    await mkdir(dataDir, { recursive: true });
-    await seedFromTemplate(dataDir);
-  }
-  const options = { dataDir, loadDataDir: source.loadDataDir, settings: EMBEDDED_SETTINGS };
+  if (dataDir) await mkdir(dataDir, { recursive: true });
+  const options = { dataDir, loadDataDir: source.loadDataDir, settings: EMBEDDED_SETTINGS, seed: dataDir && templateFor(dataDir) };
   const [pglite, { Kysely }, { PGliteDialect }] = await Promise.all([
     source.thread === 'main' ? inThisThread(options) : PGliteThread.create(options),
     import('kysely'),
@@ -78,14 +75,14 @@ export async function openPGlite(source: { dataDir?: string; loadDataDir?: Blob;
  * A data directory without a database starts as a copy of the build's migrated one (see
  * infra/build/pgdata-template.mjs) when there is one: copying files costs a fraction of initdb.
  */
-async function seedFromTemplate(dir: string): Promise<void> {
+function templateFor(dir: string): string | undefined {
   const template = fileURLToPath(new URL('../../pgdata-template', import.meta.url));
-  if (existsSync(join(dir, 'PG_VERSION')) || !existsSync(join(template, 'PG_VERSION'))) return;
-  await cp(template, dir, { recursive: true });
+  return existsSync(join(dir, 'PG_VERSION')) || !existsSync(join(template, 'PG_VERSION')) ? undefined : template;
 }
 
 /** As ./pglite-worker.mjs opens it, with the same extensions (an index on pg_trgm needs it loaded). */
-async function inThisThread({ dataDir, loadDataDir, settings = [] }: EmbeddedOptions): Promise<PGlite> {
+async function inThisThread({ dataDir, loadDataDir, settings = [], seed }: EmbeddedOptions): Promise<PGlite> {
+  if (seed && dataDir) cpSync(seed, dataDir, { recursive: true });
   const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')]);
   const startParams = [...PGlite.defaultStartParams, ...settings];
   const extensions = { pg_trgm };

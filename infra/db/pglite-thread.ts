@@ -10,6 +10,11 @@ export interface EmbeddedOptions {
   loadDataDir?: Blob | undefined;
   /** PostgreSQL settings beyond PGlite's defaults (`-c name=value` pairs). */
   settings?: string[];
+  /**
+   * A database directory copied into dataDir before it opens (a first start's template), by the
+   * thread that opens it: on the service's own thread the copy runs beside the main thread's work.
+   */
+  seed?: string | undefined;
 }
 
 interface Pending {
@@ -40,7 +45,7 @@ export class PGliteThread implements EmbeddedDatabase {
   static async create(source: EmbeddedOptions): Promise<PGliteThread> {
     const loadDataDir = source.loadDataDir ? await source.loadDataDir.arrayBuffer() : undefined;
     const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-      workerData: { dataDir: source.dataDir, loadDataDir, settings: source.settings ?? [] },
+      workerData: { dataDir: source.dataDir, loadDataDir, settings: source.settings ?? [], seed: source.seed },
       transferList: loadDataDir ? [loadDataDir] : [],
       // The worker is plain JavaScript: tsx's loader (inherited by default) has nothing to do there.
       execArgv: [],

@@ -2,6 +2,7 @@
 // thread a long statement would also stop the event loop (no request could even be read). Plain
 // JavaScript importing PGlite only, so it runs the same under tsx and from compiled output.
 // Messages: { id, op: 'query' | 'exec' | 'dump' | 'close', ... } in, { id, result } or { id, error } out.
+import { cpSync } from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 // Trigram indexes serve name substring search (migration 0185); an index on them needs the extension loaded at every open.
@@ -9,7 +10,8 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
 const pglite = await open(workerData);
 
-async function open({ dataDir, loadDataDir, settings }) {
+async function open({ dataDir, loadDataDir, settings, seed }) {
+  if (seed) cpSync(seed, dataDir, { recursive: true });
   const startParams = [...PGlite.defaultStartParams, ...settings];
   const extensions = { pg_trgm };
   if (dataDir) return PGlite.create(dataDir, { startParams, extensions });

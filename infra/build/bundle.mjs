@@ -1,9 +1,9 @@
 /**
  * Part of the build: `npm start`'s entry point and everything it loads at a start, bundled from
  * the compiled files into dist/start/ (esbuild). Node 20's module loader costs about a millisecond
- * of reading, resolving and linking for each of the ~600 files a start loads, on the main thread,
- * while the database opens on its own (infra/main.ts): bundled, the start evaluates a few large
- * files instead (docs/operations.md, "Start-up cost").
+ * of reading, resolving and linking for each of the ~1,100 files a start loaded (the service's and
+ * its packages'), on the main thread, while the database opens on its own (infra/main.ts):
+ * bundled, a start evaluates a few large files instead (docs/operations.md, "Start-up cost").
  *
  * What a start does not load stays out: PGlite (its WebAssembly and data files sit beside its
  * module, and it runs on its own thread), and the clients loaded only when configured (PostgreSQL,
@@ -15,8 +15,13 @@ import { readFile } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import * as esbuild from 'esbuild';
 
-export const BUNDLE_DIR = 'start';
-const NOT_BUNDLED = ['@electric-sql/pglite', 'pg', '@eventstore/db-client', 'kafkajs'];
+const BUNDLE_DIR = 'start';
+const NOT_BUNDLED = [
+  ...['@electric-sql/pglite', 'pg', '@eventstore/db-client', 'kafkajs'],
+  // Large tables, compiled at every start inside the bundle: from their packages, iconv-lite's
+  // character sets load at first use and mime-db's media types are parsed as JSON, far cheaper.
+  ...['iconv-lite', 'mime-db'],
+];
 
 export async function bundle(buildDir) {
   const outdir = join(buildDir, BUNDLE_DIR);

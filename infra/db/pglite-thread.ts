@@ -30,11 +30,17 @@ type Answer = { ready: true } | { id: number; result: unknown } | { id: number; 
  * batch, an import's append) would also stop the event loop, so a request could not even be read
  * until it ended. Here the main thread only passes messages. The worker keeps the process alive
  * only while a call is under way, as an in-thread instance would.
+ *
+ * `create` does not wait for the database to open: calls made meanwhile wait in the thread's queue
+ * and run as soon as it is open, so a start builds the service while the database opens and its
+ * first query runs with no round trip in between; if the database cannot open, they fail with why.
  */
 export class PGliteThread implements EmbeddedDatabase {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private state: 'open' | 'closing' | 'closed' = 'open';
+  /** Whether the thread has opened the database: until then it keeps the process alive. */
+  private opened = false;
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (answer: Answer) => this.settle(answer));
@@ -50,11 +56,6 @@ export class PGliteThread implements EmbeddedDatabase {
       // The worker is plain JavaScript: tsx's loader (inherited by default) has nothing to do there.
       execArgv: [],
     });
-    await new Promise<void>((resolve, reject) => {
-      worker.once('message', () => resolve());
-      worker.once('error', reject);
-    });
-    worker.unref();
     return new PGliteThread(worker);
   }
 
@@ -93,11 +94,15 @@ export class PGliteThread implements EmbeddedDatabase {
   }
 
   private settle(answer: Answer): void {
-    if (!('id' in answer)) return;
+    if (!('id' in answer)) {
+      this.opened = true;
+      if (this.pending.size === 0) this.worker.unref();
+      return;
+    }
     const pending = this.pending.get(answer.id);
     if (!pending) return;
     this.pending.delete(answer.id);
-    if (this.pending.size === 0) this.worker.unref();
+    if (this.pending.size === 0 && this.opened) this.worker.unref();
     if ('error' in answer) pending.reject(Object.assign(new Error(answer.error.message), answer.error));
     else pending.resolve(answer.result);
   }

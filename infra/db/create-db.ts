@@ -54,15 +54,16 @@ const EMBEDDED_SETTINGS = ['-c', 'shared_buffers=16MB'];
 /**
  * `thread: 'own'` (the service's default) runs PGlite on a worker thread, so its SQL never blocks
  * the event loop (see ./pglite-thread.ts); 'main' runs it here, which saves the message passing
- * where nothing else waits on the loop (a replay, a test's short queries). The thread starts before
+ * where nothing else waits on the loop (a replay, a test's short queries); a thread already started
+ * (infra/main.ts starts it before reading the settings) opens it there. The thread starts before
  * kysely loads here: a start overlaps the database's opening with loading the service (infra/main.ts).
  */
-export async function openPGlite(source: { dataDir?: string; loadDataDir?: Blob; thread?: 'own' | 'main' }): Promise<DatabaseHandle> {
+export async function openPGlite(source: { dataDir?: string; loadDataDir?: Blob; thread?: 'own' | 'main' | PGliteThread }): Promise<DatabaseHandle> {
   const dataDir = source.dataDir ? resolve(source.dataDir) : undefined;
   if (dataDir) await mkdir(dataDir, { recursive: true });
   const options = { dataDir, loadDataDir: source.loadDataDir, settings: EMBEDDED_SETTINGS, seed: dataDir && templateFor(dataDir) };
   const [pglite, { Kysely }, { PGliteDialect }] = await Promise.all([
-    source.thread === 'main' ? inThisThread(options) : PGliteThread.create(options),
+    source.thread === 'main' ? inThisThread(options) : source.thread instanceof PGliteThread ? source.thread.open(options) : PGliteThread.create(options),
     import('kysely'),
     import('./pglite-dialect.ts'),
   ]);
@@ -91,8 +92,8 @@ async function inThisThread({ dataDir, loadDataDir, settings = [], seed }: Embed
 }
 
 /** The embedded default lives in DATA_DIR/pgdata; DATABASE_URL selects PostgreSQL. */
-export function openDatabase(config: { DATABASE_URL?: string | undefined; DATA_DIR: string }): Promise<DatabaseHandle> {
+export function openDatabase(config: { DATABASE_URL?: string | undefined; DATA_DIR: string }, thread?: PGliteThread): Promise<DatabaseHandle> {
   return config.DATABASE_URL
     ? openPostgres(config.DATABASE_URL)
-    : openPGlite({ dataDir: join(config.DATA_DIR, 'pgdata') });
+    : openPGlite({ dataDir: join(config.DATA_DIR, 'pgdata'), thread });
 }

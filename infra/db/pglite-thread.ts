@@ -48,15 +48,26 @@ export class PGliteThread implements EmbeddedDatabase {
     worker.on('exit', () => this.fail(new Error('PGlite is closed')));
   }
 
-  static async create(source: EmbeddedOptions): Promise<PGliteThread> {
+  static create(source: EmbeddedOptions): Promise<PGliteThread> {
+    return PGliteThread.start().open(source);
+  }
+
+  /**
+   * Starts the thread with no database yet: it boots (a Node environment, PGlite's module) until
+   * `open` says which, so a caller that does not know it yet (infra/main.ts, before the settings
+   * are read) overlaps that boot with its own work.
+   */
+  static start(): PGliteThread {
+    // The worker is plain JavaScript: tsx's loader (inherited by default) has nothing to do there.
+    return new PGliteThread(new Worker(new URL('./pglite-worker.mjs', import.meta.url), { execArgv: [] }));
+  }
+
+  /** Opens the database on this thread; calls from now on wait in its queue until it is open. */
+  async open(source: EmbeddedOptions): Promise<this> {
     const loadDataDir = source.loadDataDir ? await source.loadDataDir.arrayBuffer() : undefined;
-    const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-      workerData: { dataDir: source.dataDir, loadDataDir, settings: source.settings ?? [], seed: source.seed },
-      transferList: loadDataDir ? [loadDataDir] : [],
-      // The worker is plain JavaScript: tsx's loader (inherited by default) has nothing to do there.
-      execArgv: [],
-    });
-    return new PGliteThread(worker);
+    const message = { op: 'open', dataDir: source.dataDir, loadDataDir, settings: source.settings ?? [], seed: source.seed };
+    this.worker.postMessage(message, loadDataDir ? [loadDataDir] : []);
+    return this;
   }
 
   get closed(): boolean {

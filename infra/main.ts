@@ -1,3 +1,5 @@
+// First: the embedded database's thread boots while everything below is evaluated.
+import { earlyThread } from './db/pglite-thread-early.ts';
 import { type Config, ConfigurationError, loadConfig } from './config.ts';
 import { PortInUse, refuseBusyPort } from './http/server.ts';
 import { log, setLogLevel } from './logger.ts';
@@ -8,8 +10,11 @@ const config = configOrExit();
 setLogLevel(config.LOG_LEVEL);
 if (config.ROLES.includes('api')) await refuseBusyPort(config.PORT, config.HOST).catch(exitOnListenRefused);
 // Loaded after the checks above: a refused setting or a busy port is reported without compiling the whole service first.
+// The database opens first: PGlite starts on a thread of its own while this one loads the service's
+// modules, and each takes about as long as the other.
+const opening = import('./db/create-db.ts').then(({ openDatabase }) => openDatabase(config, earlyThread));
 const { createService } = await import('./service.ts');
-const service = await createService(config);
+const service = await createService(config, { opening });
 const starting = service.start();
 stopOnSignals(service, starting);
 const { url } = await starting.catch(async (error) => {

@@ -47,8 +47,10 @@ const REACTION_CATCH_UP_TIMEOUT_MS = 3000;
 const DRAIN_MS = 10_000;
 
 export interface ServiceOptions {
-  /** An already open database (tests hand in a clone of a migrated template). */
+  /** An already open database (tests hand in a clone of a migrated template); the caller closes it. */
   database?: DatabaseHandle;
+  /** The database being opened for this service (started before its modules load); the service closes it. */
+  opening?: Promise<DatabaseHandle>;
   validateResponses?: boolean;
   /** Test seam: read models beside the registry's (a projector rigged to fail), and retry settings. */
   extraProjectors?: Projector[];
@@ -68,8 +70,8 @@ export interface Service {
 }
 
 export async function createService(config: Config, options: ServiceOptions = {}): Promise<Service> {
-  const database = options.database ?? (await openDatabase(config));
-  await migrate(database.db);
+  // The embedded database may still be opening on its thread: nothing below touches it before migrate.
+  const database = options.database ?? (await (options.opening ?? openDatabase(config)));
   const { db } = database;
   // The optional engines' clients (gRPC, Kafka) load only when configured: most starts never need them.
   const engineStore = config.EVENTSTORE_URL
@@ -94,7 +96,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
   const tasks = new TaskRunner(store, bus, db, () => ctx.readModels);
   for (const definition of taskDefinitions({ rebuild: rebuildReadModels(runner, shared ? db : undefined), context: () => ctx })) tasks.register(definition);
   const secrets = loadSecrets(config);
-  await resealLegacyCredentials(db, secrets.secretKey);
   // Several processes share PostgreSQL: sessions ended in one are announced to the others.
   const revocations = shared && roles.has('api') ? revocationChannel(shared, db, (key, sv) => auth.sessions.heard(key, sv)) : undefined;
   const auth = createAuthServices(db, secrets, {
@@ -147,6 +148,8 @@ export async function createService(config: Config, options: ServiceOptions = {}
     },
   };
   const app = createApp(ctx, routes, activity);
+  await migrate(db);
+  await resealLegacyCredentials(db, secrets.secretKey);
   let server: Server | undefined;
   let stopMaintenance = () => {};
   let stopSchedules = () => {};

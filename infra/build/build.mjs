@@ -2,8 +2,9 @@
  * `npm run build` (and `prepare`, so `npm ci` runs it): compiles the service's TypeScript to
  * JavaScript in dist/ once, instead of at every start. Type checking is `npm run typecheck`'s job;
  * this only emits (tsc --noCheck), with the files other than TypeScript (worker entries, SQL, JSON)
- * copied beside the code that loads them. It builds into a fresh directory and swaps it in, so a
- * failed build leaves the previous one whole; the stamp records how new the sources it saw were.
+ * copied beside the code that loads them, then bundles what `npm start` loads (./bundle.mjs). It
+ * builds into a fresh directory and swaps it in, so a failed build leaves the previous one whole;
+ * the stamp records how new the sources it saw were.
  */
 import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -27,6 +28,7 @@ export function build() {
       cpSync(file, join(next, relative(repoRoot, file)));
     }
   }
+  execFileSync(process.execPath, [join(BUILD_TOOLS, 'bundle.mjs'), next], { stdio: 'inherit' });
   makeTemplate(next);
   writeFileSync(join(next, STAMP), `${seen}\n`);
   const old = `${BUILD_DIR}.old-${process.pid}`;
@@ -35,10 +37,17 @@ export function build() {
   rmSync(old, { recursive: true, force: true });
 }
 
-/** The migrated empty database; the previous build's while no migration or PGlite changed since. */
+/**
+ * The migrated empty database; the previous build's while no migration, read model (its version)
+ * or PGlite changed since. A stale one would still be right: the start resets what it finds older.
+ */
 function makeTemplate(next) {
   const previous = join(BUILD_DIR, TEMPLATE);
-  const inputs = [...sourceFiles(join(repoRoot, 'infra', 'db')), join(repoRoot, 'package-lock.json'), join(repoRoot, 'infra', 'build', 'pgdata-template.mjs')];
+  const inputs = [
+    ...['infra/db', 'infra/projections', 'projectors'].flatMap((dir) => [...sourceFiles(join(repoRoot, dir))]),
+    join(repoRoot, 'package-lock.json'),
+    join(repoRoot, 'infra', 'build', 'pgdata-template.mjs'),
+  ];
   const madeAt = existsSync(join(previous, 'PG_VERSION')) ? statSync(join(previous, 'PG_VERSION')).mtimeMs : 0;
   if (inputs.every((file) => statSync(file).mtimeMs < madeAt)) {
     cpSync(previous, join(next, TEMPLATE), { recursive: true, preserveTimestamps: true });

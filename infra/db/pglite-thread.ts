@@ -8,7 +8,13 @@ export type EmbeddedDatabase = Pick<PGlite, 'query' | 'exec' | 'close' | 'closed
 export interface EmbeddedOptions {
   dataDir?: string | undefined;
   loadDataDir?: Blob | undefined;
-  startParams?: string[];
+  /** PostgreSQL settings beyond PGlite's defaults (`-c name=value` pairs). */
+  settings?: string[];
+  /**
+   * A database directory copied into dataDir before it opens (a first start's template), by the
+   * thread that opens it: on the service's own thread the copy runs beside the main thread's work.
+   */
+  seed?: string | undefined;
 }
 
 interface Pending {
@@ -24,11 +30,17 @@ type Answer = { ready: true } | { id: number; result: unknown } | { id: number; 
  * batch, an import's append) would also stop the event loop, so a request could not even be read
  * until it ended. Here the main thread only passes messages. The worker keeps the process alive
  * only while a call is under way, as an in-thread instance would.
+ *
+ * `create` does not wait for the database to open: calls made meanwhile wait in the thread's queue
+ * and run as soon as it is open, so a start builds the service while the database opens and its
+ * first query runs with no round trip in between; if the database cannot open, they fail with why.
  */
 export class PGliteThread implements EmbeddedDatabase {
   private readonly pending = new Map<number, Pending>();
   private nextId = 0;
   private state: 'open' | 'closing' | 'closed' = 'open';
+  /** Whether the thread has opened the database: until then it keeps the process alive. */
+  private opened = false;
 
   private constructor(private readonly worker: Worker) {
     worker.on('message', (answer: Answer) => this.settle(answer));
@@ -36,20 +48,26 @@ export class PGliteThread implements EmbeddedDatabase {
     worker.on('exit', () => this.fail(new Error('PGlite is closed')));
   }
 
-  static async create(source: EmbeddedOptions): Promise<PGliteThread> {
+  static create(source: EmbeddedOptions): Promise<PGliteThread> {
+    return PGliteThread.start().open(source);
+  }
+
+  /**
+   * Starts the thread with no database yet: it boots (a Node environment, PGlite's module) until
+   * `open` says which, so a caller that does not know it yet (infra/main.ts, before the settings
+   * are read) overlaps that boot with its own work.
+   */
+  static start(): PGliteThread {
+    // The worker is plain JavaScript: tsx's loader (inherited by default) has nothing to do there.
+    return new PGliteThread(new Worker(new URL('./pglite-worker.mjs', import.meta.url), { execArgv: [] }));
+  }
+
+  /** Opens the database on this thread; calls from now on wait in its queue until it is open. */
+  async open(source: EmbeddedOptions): Promise<this> {
     const loadDataDir = source.loadDataDir ? await source.loadDataDir.arrayBuffer() : undefined;
-    const worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), {
-      workerData: { dataDir: source.dataDir, loadDataDir, startParams: source.startParams },
-      transferList: loadDataDir ? [loadDataDir] : [],
-      // The worker is plain JavaScript: tsx's loader (inherited by default) has nothing to do there.
-      execArgv: [],
-    });
-    await new Promise<void>((resolve, reject) => {
-      worker.once('message', () => resolve());
-      worker.once('error', reject);
-    });
-    worker.unref();
-    return new PGliteThread(worker);
+    const message = { op: 'open', dataDir: source.dataDir, loadDataDir, settings: source.settings ?? [], seed: source.seed };
+    this.worker.postMessage(message, loadDataDir ? [loadDataDir] : []);
+    return this;
   }
 
   get closed(): boolean {
@@ -87,11 +105,15 @@ export class PGliteThread implements EmbeddedDatabase {
   }
 
   private settle(answer: Answer): void {
-    if (!('id' in answer)) return;
+    if (!('id' in answer)) {
+      this.opened = true;
+      if (this.pending.size === 0) this.worker.unref();
+      return;
+    }
     const pending = this.pending.get(answer.id);
     if (!pending) return;
     this.pending.delete(answer.id);
-    if (this.pending.size === 0) this.worker.unref();
+    if (this.pending.size === 0 && this.opened) this.worker.unref();
     if ('error' in answer) pending.reject(Object.assign(new Error(answer.error.message), answer.error));
     else pending.resolve(answer.result);
   }

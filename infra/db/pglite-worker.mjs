@@ -1,21 +1,42 @@
 // The embedded database's own thread: PGlite runs its SQL synchronously, so on the service's main
 // thread a long statement would also stop the event loop (no request could even be read). Plain
 // JavaScript importing PGlite only, so it runs the same under tsx and from compiled output.
-// Messages: { id, op: 'query' | 'exec' | 'dump' | 'close', ... } in, { id, result } or { id, error } out.
-import { parentPort, workerData } from 'node:worker_threads';
+// Messages: { op: 'open', ... } first, then { id, op: 'query' | 'exec' | 'dump' | 'close', ... } in;
+// { ready } once open, and { id, result } or { id, error } out.
+import { cpSync } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 // Trigram indexes serve name substring search (migration 0185); an index on them needs the extension loaded at every open.
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 
-const pglite = await open(workerData);
+/**
+ * The database, opened by the first message: the thread may start before the service knows which
+ * one (infra/main.ts: it boots meanwhile). Calls that arrive while it opens wait for it, in order;
+ * a database that cannot open ends the thread.
+ */
+let database;
 
-async function open({ dataDir, loadDataDir, startParams }) {
+function opening(options) {
+  const opened = open(options);
+  opened.then(
+    () => parentPort.postMessage({ ready: true }),
+    (error) => setImmediate(() => {
+      throw error;
+    }),
+  );
+  return opened;
+}
+
+async function open({ dataDir, loadDataDir, settings, seed }) {
+  if (seed) cpSync(seed, dataDir, { recursive: true });
+  const startParams = [...PGlite.defaultStartParams, ...settings];
   const extensions = { pg_trgm };
   if (dataDir) return PGlite.create(dataDir, { startParams, extensions });
   return PGlite.create({ startParams, extensions, ...(loadDataDir ? { loadDataDir: new Blob([loadDataDir]) } : {}) });
 }
 
 async function answer(message) {
+  const pglite = await database;
   switch (message.op) {
     case 'query': {
       const { rows, affectedRows } = await pglite.query(message.sql, message.params);
@@ -43,9 +64,12 @@ function fieldsOf(error) {
 }
 
 parentPort.on('message', (message) => {
+  if (message.op === 'open') {
+    database = opening(message);
+    return;
+  }
   answer(message).then(
     ({ result, transfer }) => parentPort.postMessage({ id: message.id, result }, transfer ?? []),
     (error) => parentPort.postMessage({ id: message.id, error: fieldsOf(error) }),
   );
 });
-parentPort.postMessage({ ready: true });

@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import got, { RequestError } from 'got';
+import type { Got, RequestError } from 'got';
 import type { ZodType } from 'zod';
 import { UpstreamError, UpstreamNotFound, UpstreamTimeout } from '../../shared/errors.ts';
 import { log } from '../logger.ts';
@@ -75,10 +75,18 @@ export interface UpstreamClient {
 
 type Outcome = { response: UpstreamResponse } | { error: RequestError };
 
+/**
+ * got loads at the first upstream call, not at every start: with http2-wrapper (which sets up TLS
+ * as it loads) it is a tenth of the service's module loading, and many starts call no upstream.
+ */
+let loading: Promise<typeof import('got')> | undefined;
+const loadGot = () => (loading ??= import('got'));
+
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const { service, timeoutMs = 10_000, retries = 3, retryBaseMs = 500 } = options;
   const pacer = options.pacer ?? { schedule: (fn) => fn() };
-  const http = got.extend({
+  let http: Got | undefined;
+  const extend = (got: Got): Got => got.extend({
     prefixUrl: options.baseUrl,
     timeout: { request: timeoutMs },
     // Retries are ours so that each one goes through the pacer and the log.
@@ -92,6 +100,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   });
 
   async function attempt(method: HttpMethod, path: string, send: SendOptions): Promise<Outcome> {
+    const { default: got, RequestError } = await loadGot();
+    const client = (http ??= extend(got));
     const { headers, form, json } = send;
     const searchParams = queryOf(path, send.searchParams);
     // got's prefixUrl wants a path without a leading slash.
@@ -100,7 +110,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     let oversized = false;
     try {
       const res = await pacer.schedule(() => {
-        const call = http(url, { method, searchParams, headers, form, json, responseType: 'buffer' });
+        const call = client(url, { method, searchParams, headers, form, json, responseType: 'buffer' });
         call.on('downloadProgress', ({ transferred, total }) => {
           if (transferred > maxBytes || (total ?? 0) > maxBytes) {
             oversized = true;

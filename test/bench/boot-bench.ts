@@ -4,15 +4,20 @@
  * the first 200 of GET /healthz, beside a bare PGlite open of the same data directory in a Node
  * process of its own (the floor any start pays); then the idle service's resident memory.
  * Goals of the issue: restart within 1.5x the bare open, first start within 3x, idle RSS at most 250 MB.
+ *
+ * On a shared machine one sample of either side can be off by a factor of two, so the restart and
+ * the bare open are taken BENCH_ROUNDS times (default 5), alternately, and their medians compared;
+ * the first start (once per data directory) is compared with the bare open's median.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type ServiceProcess, buildOnce, freePort, npmStart, repoRoot } from '../support/service-process.ts';
-import { fmtMs, fmtRatio, table } from './report.ts';
+import { envInt, fmtMs, fmtRatio, percentile, table } from './report.ts';
 
 const IDLE_MS = 5000;
+const ROUNDS = envInt('BENCH_ROUNDS', 5);
 
 async function firstOk(url: string, since: number, limitMs: number): Promise<number> {
   while (Date.now() - since < limitMs) {
@@ -66,22 +71,34 @@ try {
   const port = await freePort();
   const first = await timedStart(dataDir, port);
   const firstStop = await stop(first.service);
-  const restart = await timedStart(dataDir, port);
-  await new Promise((r) => setTimeout(r, IDLE_MS));
-  const rss = rssMb(restart.service);
-  const restartStop = await stop(restart.service);
-  const bare = await bareOpen(dataDir);
+  const restarts: number[] = [];
+  const bares: number[] = [];
+  let rss = 0;
+  let restartStop = 0;
+  for (let round = 0; round < ROUNDS; round++) {
+    const restart = await timedStart(dataDir, port);
+    restarts.push(restart.ms);
+    if (round === 0) {
+      await new Promise((r) => setTimeout(r, IDLE_MS));
+      rss = rssMb(restart.service);
+    }
+    restartStop = await stop(restart.service);
+    bares.push(await bareOpen(dataDir));
+  }
+  const bare = percentile(bares, 50);
+  const restart = percentile(restarts, 50);
+  const samples = (ms: number[]) => (ms.length > 1 ? ` (${ms.map(fmtMs).join(', ')})` : '');
 
   console.log(`# Start-up cost (${new Date().toISOString()}, node ${process.version})`);
   console.log(
     table(
       ['measure', 'value', 'ratio to bare open', 'goal'],
       [
-        ['bare PGlite open (spawn to exit)', `${fmtMs(bare)} ms`, '1x', ''],
+        ['bare PGlite open (spawn to exit, median)', `${fmtMs(bare)} ms${samples(bares)}`, '1x', ''],
         ['first start (spawn to first 200)', `${fmtMs(first.ms)} ms`, fmtRatio(first.ms / bare), 'within 3x'],
-        ['restart (spawn to first 200)', `${fmtMs(restart.ms)} ms`, fmtRatio(restart.ms / bare), 'within 1.5x'],
+        ['restart (spawn to first 200, median)', `${fmtMs(restart)} ms${samples(restarts)}`, fmtRatio(restart / bare), 'within 1.5x'],
         [`idle RSS after ${IDLE_MS / 1000} s`, `${rss.toFixed(0)} MB`, '', 'at most 250 MB'],
-        ['stop on SIGTERM (first, restart)', `${fmtMs(firstStop)} ms, ${fmtMs(restartStop)} ms`, '', ''],
+        ['stop on SIGTERM (first, last restart)', `${fmtMs(firstStop)} ms, ${fmtMs(restartStop)} ms`, '', ''],
       ],
     ),
   );

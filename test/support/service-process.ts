@@ -49,7 +49,7 @@ export function npmStart(env: Record<string, string>): ServiceProcess {
 /** What `npm start` runs, without npm between: `kill -9` of this process is the death of the service. */
 export function nodeStart(env: Record<string, string>): ServiceProcess {
   buildOnce();
-  const args = ['--import', './infra/build/fresh-build.mjs', 'dist/infra/main.js'];
+  const args = ['--import', './infra/build/fresh-build.mjs', 'dist/start/main.js'];
   return tracked(spawn(process.execPath, args, { cwd: repoRoot, env: { ...baseEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
 }
 

@@ -30,7 +30,7 @@ export async function callerFacts(db: Kysely<Database>, username: string, sessio
   const played = trackIds.length === 0
     ? sql``
     : sql`union all select 'played', canonical_track_id, 0, 0, 0, max(uts)::float8 from scrobbles
-        where username_key = ${key} and canonical_track_id in (${sql.join(trackIds)}) and invalid_kind is null group by canonical_track_id`;
+        where username_key = ${key} and canonical_track_id = any(${trackIds}::text[]) and invalid_kind is null group by canonical_track_id`;
   const { rows } = await sql<FactRow>`
     select 'track' as kind, key, ups, downs, skips, null::float8 as n from (${feedbackSums(db, username, sessionId, 'canonical_track_id')}) as t
     union all select 'artist', key, ups, downs, skips, null from (${feedbackSums(db, username, sessionId, 'artist_id')}) as a

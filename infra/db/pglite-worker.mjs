@@ -2,6 +2,7 @@
 // thread a long statement would also stop the event loop (no request could even be read). Plain
 // JavaScript importing PGlite only, so it runs the same under tsx and from compiled output.
 // Messages: { id, op: 'query' | 'exec' | 'dump' | 'close', ... } in, { id, result } or { id, error } out.
+// A query may carry `begin`: the transaction's begin, run first (the query does not run if it fails).
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 // Trigram indexes serve name substring search (migration 0185); an index on them needs the extension loaded at every open.
@@ -18,6 +19,7 @@ async function open({ dataDir, loadDataDir, startParams }) {
 async function answer(message) {
   switch (message.op) {
     case 'query': {
+      if (message.begin) await pglite.exec(message.begin);
       const { rows, affectedRows } = await pglite.query(message.sql, message.params);
       return { result: { rows, affectedRows } };
     }

@@ -132,11 +132,12 @@ export async function createService(config: Config, options: ServiceOptions = {}
       async catchUp(position = lastAppended()) {
         if (!position) return;
         const types = appendedTypes(position);
-        await activity.aside(() =>
-          ctx.projections
+        await activity.aside(() => {
+          database.turns?.requestWaits();
+          return ctx.projections
             ? ctx.projections.waitFor(position, types, CATCH_UP_TIMEOUT_MS)
-            : pollForPosition(db, position, CATCH_UP_TIMEOUT_MS, projectorsHandling(projectors, types)),
-        );
+            : pollForPosition(db, position, CATCH_UP_TIMEOUT_MS, projectorsHandling(projectors, types));
+        });
       },
       async catchUpReactions(position = lastAppended()) {
         if (!position) return;

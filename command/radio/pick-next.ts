@@ -68,16 +68,17 @@ export function pickNext(session: SessionSoFar, facts: PickFacts): ChosenTrack {
   const candidates = varied(session);
   const feedback = withSession(session, facts.feedback);
   const position = session.picks.length + 1;
-  let best: ChosenTrack | undefined;
+  const prefix = fnv1a(`${session.sessionId}|${position}|`);
+  // The pool is ranked on scores alone; only the winner's reasons are written out.
+  let best: { entry: PoolEntry; score: number } | undefined;
   for (const entry of candidates) {
-    const { score, reasons } = scoreCandidate(entry, session.seedKind, feedback, facts);
-    const total = score + WEIGHTS.jitter * jitter(`${session.sessionId}|${position}|${entry.track_id}`);
-    if (!best || total > best.score || (total === best.score && entry.track_id < best.trackId)) {
-      best = { trackId: entry.track_id, artistId: entry.artist_id, score: total, reason: reasons.join(' · ') };
-    }
+    const total = scoreOf(entry, session.seedKind, feedback, facts) + WEIGHTS.jitter * jitter(fnv1a(entry.track_id, prefix));
+    if (!best || total > best.score || (total === best.score && entry.track_id < best.entry.track_id)) best = { entry, score: total };
   }
   if (!best) throw new Error('a radio pool is never empty');
-  return { ...best, score: Math.round(best.score * 1000) / 1000 };
+  const { entry, score } = best;
+  const { reasons } = scoreCandidate(entry, session.seedKind, feedback, facts);
+  return { trackId: entry.track_id, artistId: entry.artist_id, score: Math.round(score * 1000) / 1000, reason: reasons.join(' · ') };
 }
 
 /** The pool without this session's tracks and without the artist just played, while anything is left. */
@@ -114,48 +115,70 @@ function bump(map: Map<string, Tally>, key: string, field: keyof Tally): void {
   map.set(key, tally);
 }
 
+/** Adds one signal: its weight, and its text for the reason (written only when asked for). */
+type AddSignal = (weight: number, text: () => string) => void;
+
 /** One candidate's score and the signals behind it, strongest tie to the seed first. */
 export function scoreCandidate(entry: PoolEntry, seedKind: SeedKind, feedback: PickFacts['feedback'], facts: Pick<PickFacts, 'lastPlayed' | 'now'>) {
-  const signals: { weight: number; text: string }[] = [];
-  const add = (weight: number, text: string) => signals.push({ weight, text });
-  if (entry.similar_track) add(WEIGHTS.similarTrack * entry.similar_track.match, `similar to ${entry.similar_track.of} (scrobbler ${entry.similar_track.match.toFixed(2)})`);
-  if (entry.similar_artist) add(WEIGHTS.similarArtist * entry.similar_artist.match, `similar to ${entry.similar_artist.of} (scrobbler ${entry.similar_artist.match.toFixed(2)})`);
-  if (entry.same_album) add(WEIGHTS.sameAlbum, `on ${entry.same_album}`);
-  if (entry.same_artist) add(WEIGHTS.sameArtist, `by ${entry.same_artist}`);
-  const term = seedKind === 'mood' || seedKind === 'genre' ? seedKind : 'tag';
-  for (const shared of entry.shared.slice(0, WEIGHTS.sharedTermsCounted)) add(WEIGHTS.sharedTerm, `${term}: ${shared}`);
-  feedbackSignals(entry, feedback, add);
-  recencySignal(entry, facts, add);
-  return { score: signals.reduce((sum, s) => sum + s.weight, 0), reasons: signals.map((s) => s.text) };
+  const signals: { weight: number; text: () => string }[] = [];
+  signalsOf(entry, seedKind, feedback, facts, (weight, text) => signals.push({ weight, text }));
+  return { score: signals.reduce((sum, s) => sum + s.weight, 0), reasons: signals.map((s) => s.text()) };
 }
 
-function feedbackSignals(entry: PoolEntry, feedback: PickFacts['feedback'], add: (weight: number, text: string) => void): void {
+/** The score alone, summed in the same order as `scoreCandidate` (the same number to the last bit). */
+export function scoreOf(entry: PoolEntry, seedKind: SeedKind, feedback: PickFacts['feedback'], facts: Pick<PickFacts, 'lastPlayed' | 'now'>): number {
+  let score = 0;
+  signalsOf(entry, seedKind, feedback, facts, (weight) => void (score += weight));
+  return score;
+}
+
+function signalsOf(entry: PoolEntry, seedKind: SeedKind, feedback: PickFacts['feedback'], facts: Pick<PickFacts, 'lastPlayed' | 'now'>, add: AddSignal): void {
+  if (entry.similar_track) {
+    const { of, match } = entry.similar_track;
+    add(WEIGHTS.similarTrack * match, () => `similar to ${of} (scrobbler ${match.toFixed(2)})`);
+  }
+  if (entry.similar_artist) {
+    const { of, match } = entry.similar_artist;
+    add(WEIGHTS.similarArtist * match, () => `similar to ${of} (scrobbler ${match.toFixed(2)})`);
+  }
+  if (entry.same_album) add(WEIGHTS.sameAlbum, () => `on ${entry.same_album}`);
+  if (entry.same_artist) add(WEIGHTS.sameArtist, () => `by ${entry.same_artist}`);
+  const term = seedKind === 'mood' || seedKind === 'genre' ? seedKind : 'tag';
+  for (const shared of entry.shared.slice(0, WEIGHTS.sharedTermsCounted)) add(WEIGHTS.sharedTerm, () => `${term}: ${shared}`);
+  feedbackSignals(entry, feedback, add);
+  recencySignal(entry, facts, add);
+}
+
+function feedbackSignals(entry: PoolEntry, feedback: PickFacts['feedback'], add: AddSignal): void {
   const track = feedback.tracks.get(entry.track_id);
-  if (track && track.downs > track.ups) add(WEIGHTS.trackDown, 'you gave it a thumbs-down');
-  else if (track && track.ups > track.downs) add(WEIGHTS.trackUp, 'you gave it a thumbs-up');
-  if (track && track.skips > 0) add(Math.max(WEIGHTS.skipFloor, WEIGHTS.skip * track.skips), `skipped ${track.skips}×`);
+  if (track && track.downs > track.ups) add(WEIGHTS.trackDown, () => 'you gave it a thumbs-down');
+  else if (track && track.ups > track.downs) add(WEIGHTS.trackUp, () => 'you gave it a thumbs-up');
+  if (track && track.skips > 0) add(Math.max(WEIGHTS.skipFloor, WEIGHTS.skip * track.skips), () => `skipped ${track.skips}×`);
   const artist = entry.artist_id ? feedback.artists.get(entry.artist_id) : undefined;
   if (!artist) return;
   const net = artist.ups - artist.downs;
   const name = entry.artist_name ?? 'this artist';
-  if (net < 0) add(Math.max(WEIGHTS.artistDownFloor, WEIGHTS.artistDown * -net), `thumbs-down on ${name} ×${-net}`);
-  if (net > 0) add(Math.min(WEIGHTS.artistUpCap, WEIGHTS.artistUp * net), `you like ${name}`);
+  if (net < 0) add(Math.max(WEIGHTS.artistDownFloor, WEIGHTS.artistDown * -net), () => `thumbs-down on ${name} ×${-net}`);
+  if (net > 0) add(Math.min(WEIGHTS.artistUpCap, WEIGHTS.artistUp * net), () => `you like ${name}`);
 }
 
-function recencySignal(entry: PoolEntry, facts: Pick<PickFacts, 'lastPlayed' | 'now'>, add: (weight: number, text: string) => void): void {
+function recencySignal(entry: PoolEntry, facts: Pick<PickFacts, 'lastPlayed' | 'now'>, add: AddSignal): void {
   const last = facts.lastPlayed.get(entry.track_id);
   if (last === undefined) return;
   const days = Math.floor((facts.now.getTime() / 1000 - last) / DAY_SECONDS);
-  if (days < RECENT_DAYS) add(WEIGHTS.playedRecently, days === 0 ? 'played today' : `played ${days} day${days === 1 ? '' : 's'} ago`);
-  else if (days >= LONG_UNPLAYED_DAYS) add(WEIGHTS.longUnplayed, `not played for ${days} days`);
+  if (days < RECENT_DAYS) add(WEIGHTS.playedRecently, () => (days === 0 ? 'played today' : `played ${days} day${days === 1 ? '' : 's'} ago`));
+  else if (days >= LONG_UNPLAYED_DAYS) add(WEIGHTS.longUnplayed, () => `not played for ${days} days`);
 }
 
-/** A stable number in [0, 1) from a string (FNV-1a): the same session and position always agree. */
-function jitter(key: string): number {
-  let hash = 0x811c9dc5;
+/** FNV-1a of a string, continued from `from` (the hash of what came before it). */
+function fnv1a(key: string, from = 0x811c9dc5): number {
+  let hash = from;
   for (let i = 0; i < key.length; i++) {
     hash ^= key.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
-  return (hash >>> 0) / 0x1_0000_0000;
+  return hash;
 }
+
+/** A stable number in [0, 1) from a hash: the same session, position and track always agree. */
+const jitter = (hash: number): number => (hash >>> 0) / 0x1_0000_0000;

@@ -8,7 +8,9 @@ import type { SessionUser } from '../../shared/users.ts';
 import { callerSince } from '../me/account-since.ts';
 import { makeActive } from './active-session.ts';
 import type { Advanced } from './advance-answer.ts';
-import { callerFacts } from './pick-facts.lookups.ts';
+import type { PickFacts } from './pick-next.ts';
+import { type CardRead, callerFacts } from './pick-facts.lookups.ts';
+import { guessPick, rememberFacts } from './pick-guess.ts';
 import { type RadioSessionCommand, RadioSessionNotFound, type RadioSessionState, isOwn } from './radio-session.decider.ts';
 import { seedPool } from './seed-pool.ts';
 import { decideOnSession, foldedSession } from './session-log.ts';
@@ -41,24 +43,31 @@ export function radioCommands(ctx: AppContext, user: SessionUser) {
         const now = new Date();
         const { facts } = await callerFacts(ctx.db, user.username, sessionId, seeded.pool, now);
         await run(sessionId, { type: 'StartSession', seed: seeded.seed, poolSize: seeded.poolSize, pool: seeded.pool, wanted: seeded.wanted, facts }, now);
+        rememberFacts(ctx.store, sessionId, facts);
       }, replace);
       return sessionId;
     },
 
     /**
      * The hot path: the session as folded in memory, one read of the facts a pick weighs (and the
-     * caller's account), one append. The answer is built from what was decided.
+     * caller's account, and the card of the track the last facts would pick), one append. The
+     * answer is built from what was decided.
      */
     async advance(sessionId: string, outcome: Outcome): Promise<Advanced> {
+      let read: { facts: PickFacts; card?: CardRead } | undefined;
       const { events, state } = await decideOnSession(ctx.store, sessionId, async (folded) => {
         const now = new Date();
-        const { facts, since } = await callerFacts(ctx.db, user.username, sessionId, folded.pool, now);
+        const guess = guessPick(ctx.store, sessionId, folded, outcome, user.username, now);
+        const { facts, since, card } = await callerFacts(ctx.db, user.username, sessionId, folded.pool, now, guess);
         if (since === undefined) throw new Unauthorized();
+        read = { facts, ...(card ? { card } : {}) };
         return { type: 'Advance', outcome, facts, meta: meta(sessionId, since, now) };
       }, metadata);
       const picked = events.at(-1);
       if (picked?.type !== 'RadioTrackPicked') throw new Error('an advance always picks a track');
-      return { state, picked: picked.data };
+      rememberFacts(ctx.store, sessionId, read!.facts);
+      const card = read!.card?.trackId === picked.data.canonical_track_id ? read!.card : undefined;
+      return { state, picked: picked.data, ...(card ? { card } : {}) };
     },
 
     /** A thumb on any track (the session's or not); it never touches favorites. */

@@ -5,7 +5,7 @@ import type { PoolEntry, SeedKind, WantedTrack } from '../../shared/events/radio
 import { hashedId } from '../../shared/ids.ts';
 import { foldName } from '../../shared/names.ts';
 import { usernameKey } from '../../shared/usernames.ts';
-import { scoreCandidate } from './pick-next.ts';
+import { scoreOf } from './pick-next.ts';
 import type { Seed } from './radio-session.decider.ts';
 import * as lookups from './seed-pool.lookups.ts';
 import type { CandidateRow } from './seed-pool.lookups.ts';
@@ -147,7 +147,7 @@ function ranked(entries: PoolEntry[], kind: SeedKind): PoolEntry[] {
   const none = { tracks: new Map(), artists: new Map() };
   const at = { lastPlayed: new Map<string, number>(), now: new Date(0) };
   return entries
-    .map((entry) => ({ entry, score: scoreCandidate(entry, kind, none, at).score }))
+    .map((entry) => ({ entry, score: scoreOf(entry, kind, none, at) }))
     .sort((a, b) => b.score - a.score || (a.entry.track_id < b.entry.track_id ? -1 : 1))
     .slice(0, POOL_CAP)
     .map((r) => r.entry);

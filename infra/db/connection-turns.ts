@@ -50,6 +50,15 @@ export class ConnectionTurns {
     this.awaited = awaited;
   }
 
+  /**
+   * A request began waiting for background work: background work held back for a quiet moment
+   * may start now. Without this it waited for its next look (up to `quietMs`), although it was
+   * what the request waited for.
+   */
+  requestWaits(): void {
+    if (this.holder === undefined) this.next();
+  }
+
   take(kind: WorkKind): Promise<void> {
     if (this.holder === undefined && (kind === 'foreground' || this.backgroundMayStart())) {
       this.holder = kind;

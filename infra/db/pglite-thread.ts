@@ -1,8 +1,14 @@
 import { Worker } from 'node:worker_threads';
-import type { PGlite } from '@electric-sql/pglite';
+import type { PGlite, Results } from '@electric-sql/pglite';
 
 /** What the service and its tests use of PGlite: the same calls whether it runs on this thread or its own. */
-export type EmbeddedDatabase = Pick<PGlite, 'query' | 'exec' | 'close' | 'closed' | 'dumpDataDir'>;
+export type EmbeddedDatabase = Pick<PGlite, 'query' | 'exec' | 'close' | 'closed' | 'dumpDataDir'> & {
+  /**
+   * `begin` then a transaction's first statement, in one trip to the thread; the statement does
+   * not run when `begin` fails. Only where a trip costs something (PGlite on its own thread).
+   */
+  beginWith?<R>(begin: string, sql: string, params?: unknown[]): Promise<Results<R>>;
+};
 
 /** Where the embedded database lives (a directory, a dump, or memory) and PostgreSQL's start settings. */
 export interface EmbeddedOptions {
@@ -77,6 +83,10 @@ export class PGliteThread implements EmbeddedDatabase {
   query: EmbeddedDatabase['query'] = (sql, params) => this.call({ op: 'query', sql, params }) as never;
 
   exec: EmbeddedDatabase['exec'] = (sql) => this.call({ op: 'exec', sql }) as never;
+
+  beginWith<R>(begin: string, sql: string, params?: unknown[]): Promise<Results<R>> {
+    return this.call({ op: 'query', begin, sql, params }) as never;
+  }
 
   async dumpDataDir(compression?: Parameters<PGlite['dumpDataDir']>[0]): Promise<Blob> {
     return new Blob([(await this.call({ op: 'dump', compression })) as ArrayBuffer]);

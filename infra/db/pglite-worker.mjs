@@ -2,7 +2,8 @@
 // thread a long statement would also stop the event loop (no request could even be read). Plain
 // JavaScript importing PGlite only, so it runs the same under tsx and from compiled output.
 // Messages: { op: 'open', ... } first, then { id, op: 'query' | 'exec' | 'dump' | 'close', ... } in;
-// { ready } once open, and { id, result } or { id, error } out.
+// { ready } once open, and { id, result } or { id, error } out. A query may carry `begin`: the
+// transaction's begin, run first (the query does not run if it fails).
 import { cpSync } from 'node:fs';
 import { parentPort } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
@@ -39,6 +40,7 @@ async function answer(message) {
   const pglite = await database;
   switch (message.op) {
     case 'query': {
+      if (message.begin) await pglite.exec(message.begin);
       const { rows, affectedRows } = await pglite.query(message.sql, message.params);
       return { result: { rows, affectedRows } };
     }

@@ -111,6 +111,11 @@ export interface SubscribeOptions extends DataSelection {
   after?: Position;
   /** Upper bound of one delivered batch. */
   batchSize?: number;
+  /**
+   * Only appends of these types need to wake the subscriber at once (a reactor's: what it
+   * handles); it still finds the others, later, on its next poll. Absent: every append wakes it.
+   */
+  wakeFor?: readonly string[];
 }
 
 /**

@@ -92,7 +92,9 @@ export function startReactor(ctx: AppContext, reactor: Reactor, moved: () => voi
     }
     reached(after);
     if (stopped) return;
-    subscription = ctx.store.subscribeToAll({ after, batchSize: 200, withDataOf: reactor.handles });
+    // Woken by appends of what it handles only (it reads past the others on its next poll): a read
+    // on every append would queue ahead of the projections' read that the writer waits for.
+    subscription = ctx.store.subscribeToAll({ after, batchSize: 200, withDataOf: reactor.handles, wakeFor: reactor.handles });
     let savedAt = Date.now();
     for await (const batch of subscription) {
       const mine = batch.filter((e) => handles.has(e.type)) as StoredEvent[];

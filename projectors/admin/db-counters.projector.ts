@@ -24,10 +24,8 @@ export const dbCountersProjector: Projector = {
     const through = await countedThrough(trx);
     const fresh = through ? events.filter((e) => comparePositions(e.position, through) > 0) : events;
     if (fresh.length === 0) return;
-    await countEvents(trx, fresh);
     await countRefs(trx, fresh);
-    const position = encodePosition(fresh[fresh.length - 1]!.position);
-    await trx.insertInto('counted_through').values({ counter: NAME, position }).onConflict((oc) => oc.column('counter').doUpdateSet({ position })).execute();
+    await countEvents(trx, fresh, encodePosition(fresh[fresh.length - 1]!.position));
   },
 };
 
@@ -36,7 +34,8 @@ async function countedThrough(trx: Transaction<Database>): Promise<Position | un
   return row ? decodePosition(row.position) : undefined;
 }
 
-async function countEvents(trx: Transaction<Database>, events: StoredEvent[]): Promise<void> {
+/** Counts the events and moves the watermark to `through`, in one statement (every batch runs it). */
+async function countEvents(trx: Transaction<Database>, events: StoredEvent[], through: string): Promise<void> {
   const counts = new Map<string, { category: string; event_type: string; events: number; streams: number; first_at: Date; last_at: Date }>();
   for (const e of events) {
     const category = categoryOf(e.streamId);
@@ -49,16 +48,22 @@ async function countEvents(trx: Transaction<Database>, events: StoredEvent[]): P
     counts.set(key, count);
   }
   await trx
-    .insertInto('event_counts')
-    .values([...counts.values()])
-    .onConflict((oc) =>
-      oc.columns(['category', 'event_type']).doUpdateSet({
-        events: sql`event_counts.events + excluded.events`,
-        streams: sql`event_counts.streams + excluded.streams`,
-        first_at: sql`least(event_counts.first_at, excluded.first_at)`,
-        last_at: sql`greatest(event_counts.last_at, excluded.last_at)`,
-      }),
+    .with('counted', (db) =>
+      db
+        .insertInto('event_counts')
+        .values([...counts.values()])
+        .onConflict((oc) =>
+          oc.columns(['category', 'event_type']).doUpdateSet({
+            events: sql`event_counts.events + excluded.events`,
+            streams: sql`event_counts.streams + excluded.streams`,
+            first_at: sql`least(event_counts.first_at, excluded.first_at)`,
+            last_at: sql`greatest(event_counts.last_at, excluded.last_at)`,
+          }),
+        ),
     )
+    .insertInto('counted_through')
+    .values({ counter: NAME, position: through })
+    .onConflict((oc) => oc.column('counter').doUpdateSet({ position: through }))
     .execute();
 }
 

@@ -1,12 +1,14 @@
-import type { Transaction } from 'kysely';
+import type { QueryCreator, Transaction } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
-import { type Projector, type StoredEvent, oneByOne } from '../../infra/projections/projector.ts';
+import type { Projector, StoredEvent } from '../../infra/projections/projector.ts';
 import type { RadioSessionEvent } from '../../shared/events/radio.events.ts';
 import type { UserEvent } from '../../shared/events/users.events.ts';
 import { assertNever } from '../../shared/never.ts';
 import { usernameKey } from '../../shared/usernames.ts';
 
 type Handled = Exclude<RadioSessionEvent, { type: 'RadioDiscoveriesWanted' }> | Extract<UserEvent, { type: 'UserDeleted' }>;
+type Picked = StoredEvent & Extract<RadioSessionEvent, { type: 'RadioTrackPicked' }>;
+type OutcomeLogged = StoredEvent & Extract<RadioSessionEvent, { type: 'RadioOutcomeLogged' }>;
 
 /** radio_sessions and radio_picks: each user's sessions and what they played. */
 export const radioSessionsProjector: Projector = {
@@ -14,8 +16,43 @@ export const radioSessionsProjector: Projector = {
   version: 1,
   handles: ['RadioSessionStarted', 'RadioTrackPicked', 'RadioOutcomeLogged', 'RadioFeedbackGiven', 'RadioSessionEnded', 'RadioSessionResumed', 'UserDeleted'],
   tables: ['radio_picks', 'radio_sessions'],
-  apply: oneByOne<Handled>(applyOne),
+  apply,
 };
+
+/**
+ * One event at a time, except that an advance (the outcome of the current track, then the next
+ * pick) is written in one statement: it is what every advance waits for.
+ */
+async function apply(trx: Transaction<Database>, events: StoredEvent[]): Promise<void> {
+  const handled = events as (StoredEvent & Handled)[];
+  for (let i = 0; i < handled.length; i++) {
+    const event = handled[i]!;
+    const next = handled[i + 1];
+    if (event.type === 'RadioOutcomeLogged' && next?.type === 'RadioTrackPicked' && advances(event, next)) {
+      await pick(trx, next, event);
+      i++;
+    } else await applyOne(trx, event);
+  }
+}
+
+/** The outcome of a session's current track followed by the session's next pick. */
+const advances = (outcome: OutcomeLogged, picked: Picked) => outcome.data.session_id === picked.data.session_id && outcome.data.position === picked.data.position - 1;
+
+/** A pick: its row, the session's count (and the outcome of the track before it, when given). */
+async function pick(trx: Transaction<Database>, event: Picked, outcome?: OutcomeLogged): Promise<void> {
+  const { session_id, position, canonical_track_id, artist_id, score, reason, at } = event.data;
+  // A CTE's creator also knows the CTEs before it; these statements only need the tables.
+  const row = (db: QueryCreator<any>) =>
+    (db as QueryCreator<Database>)
+      .insertInto('radio_picks')
+      .values({ session_id, position, canonical_track_id, artist_id, score, reason, outcome: null, feedback: null, picked_at: new Date(at) })
+      .onConflict((oc) => oc.columns(['session_id', 'position']).doNothing());
+  const counted = { track_count: position, updated_at: new Date(at) };
+  if (!outcome) return void (await trx.with('pick', row).updateTable('radio_sessions').set(counted).where('session_id', '=', session_id).execute());
+  const before = (db: QueryCreator<Database>) =>
+    db.updateTable('radio_picks').set({ outcome: outcome.data.outcome }).where('session_id', '=', session_id).where('position', '=', outcome.data.position);
+  await trx.with('outcome', before).with('pick', row).updateTable('radio_sessions').set(counted).where('session_id', '=', session_id).execute();
+}
 
 async function applyOne(trx: Transaction<Database>, event: StoredEvent & Handled): Promise<void> {
   switch (event.type) {
@@ -35,16 +72,8 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & Handled
         .execute();
       return;
     }
-    case 'RadioTrackPicked': {
-      const { session_id, position, canonical_track_id, artist_id, score, reason, at } = event.data;
-      await trx
-        .insertInto('radio_picks')
-        .values({ session_id, position, canonical_track_id, artist_id, score, reason, outcome: null, feedback: null, picked_at: new Date(at) })
-        .onConflict((oc) => oc.columns(['session_id', 'position']).doNothing())
-        .execute();
-      await trx.updateTable('radio_sessions').set({ track_count: position, updated_at: new Date(at) }).where('session_id', '=', session_id).execute();
-      return;
-    }
+    case 'RadioTrackPicked':
+      return pick(trx, event);
     case 'RadioOutcomeLogged':
       await trx.updateTable('radio_picks').set({ outcome: event.data.outcome }).where('session_id', '=', event.data.session_id).where('position', '=', event.data.position).execute();
       return;

@@ -65,9 +65,14 @@ export function pickOf(r: PickRow): RadioPick {
   };
 }
 
+/** A track's card (no row for an unknown track): a query to run or to read in a larger one. */
+export function cardQuery(db: Kysely<Database>, trackId: string) {
+  return db.selectFrom('canonical_docs').select(['name as title', 'artist_name', 'album_id', 'album_title', 'duration_ms', 'cover_url']).where('id', '=', trackId);
+}
+
 /** A track's card; an unknown track shows none. */
 export async function trackCard(db: Kysely<Database>, trackId: string): Promise<TrackCard | undefined> {
-  return db.selectFrom('canonical_docs').select(['name as title', 'artist_name', 'album_id', 'album_title', 'duration_ms', 'cover_url']).where('id', '=', trackId).executeTakeFirst();
+  return cardQuery(db, trackId).executeTakeFirst();
 }
 
 async function picksOf(db: Kysely<Database>, sessionIds: string[], lastOnly: boolean): Promise<Map<string, RadioPick[]>> {

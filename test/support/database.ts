@@ -34,12 +34,15 @@ export async function freshDatabase(pool: PoolOptions = {}): Promise<DatabaseHan
     };
   }
   const pglite = idlePGlites.pop() ?? (await openPGlite({ loadDataDir: await (pgliteTemplate ??= createPGliteTemplate()) })).pglite!;
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  const dialect = new PGliteDialect(pglite);
+  const db = new Kysely<Database>({ dialect });
   let closed = false;
   return {
     db,
     engine: 'pglite',
     pglite,
+    // The service follows requests on it as on its own database (background work yields to them).
+    turns: dialect.turns,
     async close() {
       if (closed) return;
       closed = true;

@@ -111,7 +111,7 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
   async function appendMany(appends: StreamAppend[]): Promise<AppendResult> {
     if (appends.length === 0) throw new Error('appendMany needs at least one stream');
     const result = await db.transaction().execute((trx) => appendIn(trx, appends));
-    appended.emit('appended');
+    appended.emit('appended', new Set(appends.flatMap((a) => a.events.map((e) => e.type))));
     return result;
   }
 
@@ -154,7 +154,7 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
         after: options.after ?? START,
         batchSize: options.batchSize ?? 500,
         withDataOf: options.withDataOf,
-        waitForAppend: (signal) => waitForAppend(appended, signal, POLL_MS),
+        waitForAppend: (signal) => waitForAppend(appended, signal, POLL_MS, options.wakeFor),
       });
     },
     async headPosition(): Promise<Position> {
@@ -228,17 +228,23 @@ function fromRow(r: EventRow): RecordedEvent {
   };
 }
 
-/** Resolves on the next in-process append, or after the poll interval (appends by other processes). */
-function waitForAppend(emitter: EventEmitter, signal: AbortSignal, pollMs: number): Promise<void> {
+/**
+ * Resolves on the next in-process append (of one of `wakeFor`'s types when given), or after the
+ * poll interval (appends by other processes, and the types not waited for).
+ */
+function waitForAppend(emitter: EventEmitter, signal: AbortSignal, pollMs: number, wakeFor?: readonly string[]): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
-      emitter.off('appended', done);
+      emitter.off('appended', appendedNow);
       signal.removeEventListener('abort', done);
       resolve();
     };
+    const appendedNow = (types: ReadonlySet<string>) => {
+      if (!wakeFor || wakeFor.some((t) => types.has(t))) done();
+    };
     const timer = setTimeout(done, pollMs);
-    emitter.once('appended', done);
+    emitter.on('appended', appendedNow);
     signal.addEventListener('abort', done, { once: true });
   });
 }

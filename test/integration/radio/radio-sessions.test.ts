@@ -2,6 +2,8 @@ import { expect } from 'chai';
 import { unitOfWork } from '../../../infra/projections/read-models.ts';
 import { newId } from '../../../shared/ids.ts';
 import { radioStream } from '../../../shared/streams.ts';
+import { guessPick } from '../../../command/radio/pick-guess.ts';
+import { foldedSession } from '../../../command/radio/session-log.ts';
 import { type ApiClient, type TestApp } from '../../support/api.ts';
 import { signedInAs } from '../../support/given.ts';
 import { DAY, givenScrobbles, nowUts } from '../../support/scrobbles.ts';
@@ -89,6 +91,20 @@ describe('radio: sessions', function () {
       expect(answer).to.deep.equal(shown);
       expect(answer.current).to.deep.equal(tracks.at(-1));
       expect(answer.current).to.include({ position: 3, outcome: null, feedback: null });
+    });
+
+    it('given a play since the last pick that turns the next pick away from what the last facts would pick, then the answer shows the track picked', async () => {
+      const { client, username } = await signedInAs(app, 'viewer');
+      const id = (await start(client, 'artist', ids().dm!)).body.session_id;
+      // The advance reads the card of this guess with its facts; a play today sinks it.
+      const guessed = guessPick(app.ctx.store, id, await foldedSession(app.ctx.store, id), 'played', username, new Date());
+      expect(guessed).to.be.a('string');
+      await givenScrobbles(app, username, [{ uts: nowUts() - 60, artist: 'Depeche Mode', track: artistOf(guessed!)!, trackId: guessed! }]);
+      const answer = (await advance(client, id)).body;
+      expect(answer.current.canonical_track_id).to.not.equal(guessed);
+      const { tracks, ...shown } = (await client.get(`/radio/sessions/${id}`)).body;
+      expect(answer).to.deep.equal(shown);
+      expect(answer.current).to.deep.equal(tracks.at(-1));
     });
 
     it('given the session ended or resumed by another process (the log moved past what this one folded), when advanced, then the log decides', async () => {

@@ -88,4 +88,19 @@ describe('connection turns on the embedded database', () => {
     expect(granted).to.deep.equal(['batch']);
     turns.pass();
   });
+
+  it('when a request begins to wait for background work already queued, then that work starts at once, not at its next look', async () => {
+    const { turns, ask, settle, granted, request } = turnsAt();
+    let awaited = false;
+    turns.followRequests(() => awaited);
+    await request();
+    void ask('background', 'batch');
+    await settle();
+    expect(granted).to.deep.equal([]);
+    awaited = true;
+    turns.requestWaits();
+    await settle();
+    expect(granted).to.deep.equal(['batch']);
+    turns.pass();
+  });
 });

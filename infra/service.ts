@@ -88,7 +88,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // On PostgreSQL several processes may have the projector role: the one holding the lease runs them (docs/deploy.md).
   let ownership: Ownership | undefined;
   const runner = roles.has('projector')
-    ? new ProjectionRunner(db, store, projectors, { ...runnerOptions(database.engine), ...options.runner, lostOwnership: () => ownership?.lost() })
+    ? new ProjectionRunner(db, store, projectors, { ...runnerOptions(database.engine), requestWaits: () => database.turns?.requestWaits(), ...options.runner, lostOwnership: () => ownership?.lost() })
     : undefined;
   database.turns?.followRequests(() => activity.awaitsBackground() || Boolean(runner?.waiters.awaitedByRequests()));
   const shared = database.engine === 'postgres' && database.connectionString;
@@ -132,12 +132,11 @@ export async function createService(config: Config, options: ServiceOptions = {}
       async catchUp(position = lastAppended()) {
         if (!position) return;
         const types = appendedTypes(position);
-        await activity.aside(() => {
-          database.turns?.requestWaits();
-          return ctx.projections
+        await activity.aside(() =>
+          ctx.projections
             ? ctx.projections.waitFor(position, types, CATCH_UP_TIMEOUT_MS)
-            : pollForPosition(db, position, CATCH_UP_TIMEOUT_MS, projectorsHandling(projectors, types));
-        });
+            : pollForPosition(db, position, CATCH_UP_TIMEOUT_MS, projectorsHandling(projectors, types)),
+        );
       },
       async catchUpReactions(position = lastAppended()) {
         if (!position) return;

@@ -13,6 +13,8 @@ export interface RunnerOptions {
    * unless someone waits for the projections (see ProjectionRunner.gather). Unset: no wait.
    */
   gatherMs?: number;
+  /** A request began waiting for the projections (read-your-writes): the embedded connection lets their batches run. */
+  requestWaits?: () => void;
   /** Awaited before each batch: a test seam, to hold a rebuild part-way. */
   beforeBatch?: () => Promise<void>;
   /** First wait after a failed batch, doubling with each attempt (at most 30 s). Default 500 ms. */

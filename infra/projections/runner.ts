@@ -21,8 +21,6 @@ import { ProjectorWaiters } from './wait-for-position.ts';
 export type { RebuildProgress, RunnerOptions };
 
 const IDLE_CHECKPOINT_MS = 1000;
-const GATHER_POLL_MS = 5;
-
 /**
  * Runs every projector over the log. Projectors at the same position share a lane and one
  * transaction per batch (rows and checkpoints together), each applying in a savepoint of its own. A
@@ -60,7 +58,11 @@ export class ProjectionRunner {
       if (names.has(p.name)) throw new Error(`duplicate projector name ${p.name}`);
       names.add(p.name);
     }
-    this.waiters = new ProjectorWaiters([...names]);
+    this.waiters = new ProjectorWaiters([...names], (byRequest) => {
+      // A batch gathering more events stops gathering: someone waits for what is there.
+      this.wake.abort();
+      if (byRequest) this.options.requestWaits?.();
+    });
     this.sizer = new BatchSizer(options);
     this.rebuilds = new RebuildRequests(db, store, projectors, () => this.wake.abort());
   }
@@ -245,8 +247,7 @@ export class ProjectionRunner {
    * its next parts get a moment to join the next batch.
    */
   private async gather(ms: number): Promise<void> {
-    const until = performance.now() + ms;
-    while (!this.waiters.waiting() && !this.wake.signal.aborted && performance.now() < until) await sleep(GATHER_POLL_MS, this.wake.signal);
+    if (!this.waiters.waiting()) await sleep(ms, this.wake.signal);
   }
 
   /**
@@ -382,6 +383,7 @@ export class ProjectionRunner {
 }
 
 function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const woken = () => (clearTimeout(timer), resolve());
     const timer = setTimeout(() => (signal.removeEventListener('abort', woken), resolve()), ms);

@@ -33,7 +33,11 @@ export class ProjectorWaiters {
   private progress: Progress;
   private waiters: Waiter[] = [];
 
-  constructor(projectors: readonly string[]) {
+  /** `onWaiter` hears of every wait that does not resolve at once: whether a request asked it. */
+  constructor(
+    projectors: readonly string[],
+    private readonly onWaiter: (byRequest: boolean) => void = () => {},
+  ) {
     this.progress = new Map(projectors.map((name) => [name, START]));
   }
 
@@ -76,6 +80,7 @@ export class ProjectorWaiters {
         }, timeoutMs),
       };
       this.waiters.push(waiter);
+      this.onWaiter(waiter.byRequest);
     });
   }
 }

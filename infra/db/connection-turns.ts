@@ -112,10 +112,10 @@ export class ConnectionTurns {
     const quietAt = this.foregroundEndedAt + this.policy.quietMs;
     const burstAt = this.burstStartedAt + this.policy.maxGapMs;
     const delay = Math.max(1, Math.min(quietAt, burstAt) - now);
+    // Not unref'd: waiting background work is work under way (a script awaiting a rebuild has nothing else keeping it alive).
     this.recheck = setTimeout(() => {
       this.recheck = undefined;
       if (this.holder === undefined) this.next();
     }, delay);
-    this.recheck.unref();
   }
 }

@@ -16,6 +16,9 @@ export interface TurnsPolicy {
  * its length plus the end of the hold under way), every other one waits for nothing, and background
  * work keeps a quarter to two fifths of the connection (less as requests come slower).
  */
+/** How long a burst keeps the free connection for its work between two of its holds. */
+const BURST_IDLE_MS = 3;
+
 export const DEFAULT_TURNS_POLICY: TurnsPolicy = { quietMs: 50, burstMs: 120, foregroundBetween: 150, maxGapMs: 1500 };
 
 /**
@@ -36,6 +39,7 @@ export class ConnectionTurns {
   private burstStartedAt: number;
   private burstUntil = Number.NEGATIVE_INFINITY;
   private recheck: NodeJS.Timeout | undefined;
+  private recheckAt = 0;
   private awaited: () => boolean = () => false;
 
   constructor(
@@ -60,7 +64,7 @@ export class ConnectionTurns {
   }
 
   take(kind: WorkKind): Promise<void> {
-    if (this.holder === undefined && (kind === 'foreground' || this.backgroundMayStart())) {
+    if (this.holder === undefined && this.mayTake(kind)) {
       this.holder = kind;
       return Promise.resolve();
     }
@@ -78,9 +82,19 @@ export class ConnectionTurns {
     this.next();
   }
 
+  /** A burst is background work's alone: a request arriving in it waits for its end, once. */
+  private mayTake(kind: WorkKind): boolean {
+    if (this.now() < this.burstUntil) return kind === 'background';
+    return kind === 'foreground' || this.backgroundMayStart();
+  }
+
   private next(): void {
-    const inBurst = this.now() < this.burstUntil;
-    if (this.waiting.background.length > 0 && inBurst) return this.grant('background');
+    if (this.now() < this.burstUntil) {
+      if (this.waiting.background.length > 0) return this.grant('background');
+      // Between two holds of the burst's work (its code runs between its statements): keep the
+      // connection for it a moment; a burst whose work ran out ends early.
+      return this.scheduleRecheck();
+    }
     if (this.waiting.foreground.length > 0) return this.grant('foreground');
     if (this.waiting.background.length === 0) return;
     if (this.backgroundMayStart()) return this.grant('background');
@@ -105,17 +119,26 @@ export class ConnectionTurns {
     return true;
   }
 
-  /** Background work waits on a free connection: look again when the API may have gone quiet or its burst is due. */
+  /**
+   * Nobody may take the free connection yet: look again when the API may have gone quiet or a
+   * burst is due; in a burst, after a moment without its work (then the burst ends).
+   */
   private scheduleRecheck(): void {
-    if (this.recheck) return;
     const now = this.now();
+    const inBurst = now < this.burstUntil;
+    if (!inBurst && this.waiting.background.length === 0) return;
     const quietAt = this.foregroundEndedAt + this.policy.quietMs;
     const burstAt = this.burstStartedAt + this.policy.maxGapMs;
-    const delay = Math.max(1, Math.min(quietAt, burstAt) - now);
+    const delay = inBurst ? BURST_IDLE_MS : Math.max(1, Math.min(quietAt, burstAt) - now);
+    if (this.recheck && this.recheckAt <= now + delay) return;
+    clearTimeout(this.recheck);
+    this.recheckAt = now + delay;
     // Not unref'd: waiting background work is work under way (a script awaiting a rebuild has nothing else keeping it alive).
     this.recheck = setTimeout(() => {
       this.recheck = undefined;
-      if (this.holder === undefined) this.next();
+      if (this.holder !== undefined) return;
+      if (this.now() < this.burstUntil && this.waiting.background.length === 0) this.burstUntil = this.now();
+      this.next();
     }, delay);
   }
 }

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { NextFunction, Request, Response } from 'express';
+import { isBackground } from '../db/work-class.ts';
 
 /**
  * Which requests are being served right now, so that background work on the embedded database
@@ -32,7 +33,8 @@ export class RequestActivity {
    * projections to pass its write must not hold those projections back.
    */
   async aside<T>(wait: () => Promise<T>): Promise<T> {
-    if (!this.inRequest.getStore()) return wait();
+    // Background work a request started (a task) inherits its async context, but is not the request.
+    if (!this.inRequest.getStore() || isBackground()) return wait();
     this.active -= 1;
     this.awaiting += 1;
     try {

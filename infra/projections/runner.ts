@@ -43,8 +43,8 @@ export class ProjectionRunner {
   private idleCheckpointedAt = 0;
   /** A batch left idle projectors' checkpoints behind: written when the log runs dry (others poll them). */
   private idleBehind = false;
-  /** The last step read a lane up to the head of the log (a batch shorter than its size). */
-  private reachedHead = false;
+  /** The last step left events to read at once (a batch as long as its size; a rebuild behind the live lane). */
+  private moreToRead = false;
   readonly waiters: ProjectorWaiters;
 
   constructor(
@@ -143,7 +143,7 @@ export class ProjectionRunner {
         failures = 0;
         if (!progressed && this.idleBehind) await this.checkpointIdle();
         if (!progressed) await waitForLog(this.store, this.lanes, this.steppedAt, this.wake.signal);
-        else if (this.reachedHead && this.options.gatherMs) await this.gather(this.options.gatherMs);
+        else if (!this.moreToRead && this.options.gatherMs) await this.gather(this.options.gatherMs);
         else await yieldToIo();
       } catch (error) {
         if (error instanceof CheckpointMoved) {
@@ -168,7 +168,7 @@ export class ProjectionRunner {
     if (this.lanes.length === 0) return false;
     let progressed = false;
     this.steppedAt = Date.now();
-    this.reachedHead = false;
+    this.moreToRead = this.lanes.some((l) => l.rebuilding);
     for (const lane of [...this.lanes]) {
       if (lane.failure && lane.failure.retryAt > this.steppedAt) continue;
       const limit = lane === leader ? undefined : leader?.position;
@@ -235,13 +235,15 @@ export class ProjectionRunner {
     const withDataOf = [...new Set(lane.projectors.flatMap((p) => p.readsDataOf ?? p.handles))];
     const maxCount = this.sizer.sizeOf(lane);
     let batch = await this.store.readAll({ after: lane.position, maxCount, withDataOf });
-    this.reachedHead ||= batch.length < maxCount;
+    this.moreToRead ||= batch.length === maxCount;
     if (upTo) batch = batch.filter((e) => comparePositions(e.position, upTo) <= 0);
-    return this.sizer.cutByWeight(lane, batch);
+    const weighed = this.sizer.cutByWeight(lane, batch);
+    this.moreToRead ||= weighed.length < batch.length;
+    return weighed;
   }
 
   /**
-   * The last step read up to the head of the log. A writer appending in parts (a bulk import's
+   * The last step read every lane up to the head of the log. A writer appending in parts (a bulk import's
    * reconcile cuts its appends into holds of ~10 ms) would be chased part by part, each batch paying
    * its fixed cost (a dozen statements) for a few events: unless someone waits for the projections,
    * its next parts get a moment to join the next batch.

@@ -103,4 +103,20 @@ describe('connection turns on the embedded database', () => {
     expect(granted).to.deep.equal(['batch']);
     turns.pass();
   });
+
+  it('keeps a burst for background work: a request arriving between two of its holds waits for the burst to end', async () => {
+    const { turns, ask, settle, granted, request } = turnsAt();
+    for (let i = 0; i < policy.foregroundBetween; i++) await request();
+    await ask('background', 'batch 1');
+    turns.pass();
+    void ask('foreground', 'request A');
+    await settle();
+    expect(granted, 'the connection is free but the burst is not over').to.deep.equal(['batch 1']);
+    await ask('background', 'batch 2');
+    turns.pass();
+    // The burst's work ran out: after a moment without it, the burst ends and the request goes.
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(granted).to.deep.equal(['batch 1', 'batch 2', 'request A']);
+    turns.pass();
+  });
 });

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { expect } from 'chai';
 import type { Request, Response } from 'express';
 import { RequestActivity } from '../../../../infra/http/request-activity.ts';
+import { inBackground } from '../../../../infra/db/work-class.ts';
 
 /** Starts a request through the middleware; `inside` runs in its async context; returns its end. */
 function request(activity: RequestActivity, inside: () => void = () => {}): () => void {
@@ -65,5 +66,16 @@ describe('request activity', () => {
     release();
     await new Promise((resolve) => setImmediate(resolve));
     expect(activity.awaitsBackground()).to.equal(false);
+  });
+
+  it('does not count the wait of background work a request started (a task) as the request waiting', async () => {
+    const activity = new RequestActivity();
+    let during = true;
+    let waited!: Promise<void>;
+    request(activity, () => {
+      waited = inBackground(() => activity.aside(async () => void (during = activity.awaitsBackground())));
+    });
+    await waited;
+    expect(during).to.equal(false);
   });
 });

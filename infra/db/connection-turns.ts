@@ -17,9 +17,9 @@ export interface TurnsPolicy {
  * work keeps a quarter to two fifths of the connection (less as requests come slower).
  */
 /** How long a burst keeps the free connection for its work between two of its holds. */
-const BURST_IDLE_MS = 3;
+const BURST_IDLE_MS = 20;
 
-export const DEFAULT_TURNS_POLICY: TurnsPolicy = { quietMs: 50, burstMs: 120, foregroundBetween: 150, maxGapMs: 1500 };
+export const DEFAULT_TURNS_POLICY: TurnsPolicy = { quietMs: 10, burstMs: 120, foregroundBetween: 150, maxGapMs: 1500 };
 
 /**
  * Who holds the one embedded connection next. A request's hold (foreground) goes before background

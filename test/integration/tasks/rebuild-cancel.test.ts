@@ -86,6 +86,7 @@ describe('cancelling POST /admin/canonical/rebuild', () => {
     let task = await admin.get(`/admin/task-history/${started.body.task_id}`);
     while (task.body.status === 'running') {
       expect(await reads()).to.deep.equal(before);
+      await sleep(20);
       task = await admin.get(`/admin/task-history/${started.body.task_id}`);
     }
     expect(task.body).to.include({ status: 'completed', error: null });

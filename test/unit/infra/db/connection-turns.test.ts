@@ -115,7 +115,7 @@ describe('connection turns on the embedded database', () => {
     await ask('background', 'batch 2');
     turns.pass();
     // The burst's work ran out: after a moment without it, the burst ends and the request goes.
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 80));
     expect(granted).to.deep.equal(['batch 1', 'batch 2', 'request A']);
     turns.pass();
   });

@@ -11,14 +11,15 @@ export interface TurnsPolicy {
   maxGapMs: number;
 }
 
-/**
- * With a sequential client the numbers give: one request in about 150 waits for a burst (at most
- * its length plus the end of the hold under way), every other one waits for nothing, and background
- * work keeps a quarter to two fifths of the connection (less as requests come slower).
- */
 /** How long a burst keeps the free connection for its work between two of its holds. */
 const BURST_IDLE_MS = 20;
 
+/**
+ * With a client sending requests back to back the numbers give: one request in about 150 waits
+ * for a burst (at most its length plus the end of the hold under way), every other one waits for
+ * nothing, and background work keeps a fifth to a third of the connection (less as requests come
+ * slower).
+ */
 export const DEFAULT_TURNS_POLICY: TurnsPolicy = { quietMs: 10, burstMs: 120, foregroundBetween: 150, maxGapMs: 1500 };
 
 /**

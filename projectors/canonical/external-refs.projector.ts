@@ -1,10 +1,12 @@
 import type { Transaction } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
+import { insertJsonRows } from '../../infra/db/json-rows.ts';
 import type { Projector, StoredEvent } from '../../infra/projections/projector.ts';
 import type { EntityEvent } from '../../shared/events/canonical.events.ts';
 
 type Linked = StoredEvent & Extract<EntityEvent, { type: 'RefLinked' }>;
 const CHUNK = 500;
+const EVIDENCE = new Set(['evidence']);
 
 /** external_refs: which canonical entity each (kind, source, external id) belongs to. */
 export const externalRefsProjector: Projector = {
@@ -37,9 +39,7 @@ async function upsertLinks(trx: Transaction<Database>, run: Linked[]): Promise<v
     kind, source, external_id, entity_id: id, evidence: JSON.stringify(evidence), linked_at: new Date(at),
   }));
   for (let i = 0; i < rows.length; i += CHUNK) {
-    await trx
-      .insertInto('external_refs')
-      .values(rows.slice(i, i + CHUNK))
+    await insertJsonRows(trx, 'external_refs', rows.slice(i, i + CHUNK), EVIDENCE)
       .onConflict((oc) =>
         oc.columns(['kind', 'source', 'external_id']).doUpdateSet((eb) => ({
           entity_id: eb.ref('excluded.entity_id'),

@@ -1,5 +1,6 @@
 import { type Transaction, sql } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
+import { insertJsonRows } from '../../infra/db/json-rows.ts';
 import { type Delta, type EntityChange, type EntityKind, type Owner } from './dashboard-delta.ts';
 import { recomputeBounds } from './dashboard-bounds.ts';
 import { dropEmptyCounters, dropEmptyDays, dropEmptyEntities } from './dashboard-removals.ts';
@@ -41,9 +42,7 @@ export async function flushDelta(trx: Trx, delta: Delta): Promise<void> {
 async function upsertDays(trx: Trx, rows: (Owner & { day: number; plays: number })[]) {
   const fresh: (Owner & { day: number })[] = [];
   for (let i = 0; i < rows.length; i += CHUNK) {
-    const result = await trx
-      .insertInto('dashboard_days')
-      .values(rows.slice(i, i + CHUNK))
+    const result = await insertJsonRows(trx, 'dashboard_days', rows.slice(i, i + CHUNK))
       .onConflict((oc) => oc.columns([...OWNER, 'day']).doUpdateSet({ plays: sql`dashboard_days.plays + excluded.plays` }))
       .returning(['user_key', 'listener', 'day', inserted])
       .execute();
@@ -55,33 +54,25 @@ async function upsertDays(trx: Trx, rows: (Owner & { day: number; plays: number 
 async function upsertCounters(trx: Trx, delta: Delta): Promise<void> {
   const hours = nonZero(delta.hours);
   for (let i = 0; i < hours.length; i += CHUNK) {
-    await trx
-      .insertInto('dashboard_hours')
-      .values(hours.slice(i, i + CHUNK))
+    await insertJsonRows(trx, 'dashboard_hours', hours.slice(i, i + CHUNK))
       .onConflict((oc) => oc.columns([...OWNER, 'day', 'hour']).doUpdateSet({ plays: sql`dashboard_hours.plays + excluded.plays` }))
       .execute();
   }
   const cells = nonZero(delta.heatmap);
   if (cells.length > 0) {
-    await trx
-      .insertInto('dashboard_heatmap')
-      .values(cells)
+    await insertJsonRows(trx, 'dashboard_heatmap', cells)
       .onConflict((oc) => oc.columns([...OWNER, 'dow', 'hour']).doUpdateSet({ plays: sql`dashboard_heatmap.plays + excluded.plays` }))
       .execute();
   }
   const entityDays = nonZero(delta.entityDays);
   for (let i = 0; i < entityDays.length; i += CHUNK) {
-    await trx
-      .insertInto('dashboard_entity_days')
-      .values(entityDays.slice(i, i + CHUNK))
+    await insertJsonRows(trx, 'dashboard_entity_days', entityDays.slice(i, i + CHUNK))
       .onConflict((oc) => oc.columns([...OWNER, 'kind', 'day', 'entity_key']).doUpdateSet({ plays: sql`dashboard_entity_days.plays + excluded.plays` }))
       .execute();
   }
   const months = nonZero(delta.entityMonths);
   for (let i = 0; i < months.length; i += CHUNK) {
-    await trx
-      .insertInto('dashboard_entity_months')
-      .values(months.slice(i, i + CHUNK))
+    await insertJsonRows(trx, 'dashboard_entity_months', months.slice(i, i + CHUNK))
       .onConflict((oc) => oc.columns([...OWNER, 'kind', 'entity_key', 'month']).doUpdateSet({ plays: sql`dashboard_entity_months.plays + excluded.plays` }))
       .execute();
   }
@@ -90,9 +81,7 @@ async function upsertCounters(trx: Trx, delta: Delta): Promise<void> {
 async function upsertEntities(trx: Trx, rows: EntityChange[]) {
   const born: (Owner & { kind: EntityKind })[] = [];
   for (let i = 0; i < rows.length; i += CHUNK) {
-    const result = await trx
-      .insertInto('dashboard_entities')
-      .values(rows.slice(i, i + CHUNK))
+    const result = await insertJsonRows(trx, 'dashboard_entities', rows.slice(i, i + CHUNK))
       .onConflict((oc) =>
         oc.columns([...OWNER, 'kind', 'entity_key']).doUpdateSet({
           plays: sql`dashboard_entities.plays + excluded.plays`,

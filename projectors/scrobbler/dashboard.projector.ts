@@ -1,5 +1,6 @@
 import { type Transaction, sql } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
+import { insertJsonRows } from '../../infra/db/json-rows.ts';
 import type { Projector, StoredEvent } from '../../infra/projections/projector.ts';
 import type { ScrobbleEvent } from '../../shared/events/scrobbles.events.ts';
 import type { EntityEvent } from '../../shared/events/canonical.events.ts';
@@ -87,7 +88,7 @@ async function applyImports(trx: Trx, events: Imported[]): Promise<void> {
   const delta = new Delta();
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
-    const fresh = await trx.insertInto('dashboard_scrobbles').values(chunk).onConflict((oc) => oc.doNothing()).returning(['user_key', 'scrobble_id']).execute();
+    const fresh = await insertJsonRows(trx, 'dashboard_scrobbles', chunk).onConflict((oc) => oc.doNothing()).returning(['user_key', 'scrobble_id']).execute();
     const isFresh = new Set(fresh.map((r) => `${r.user_key}|${r.scrobble_id}`));
     for (const row of chunk) if (isFresh.has(`${row.user_key}|${row.scrobble_id}`)) delta.scrobble(row, 1);
   }

@@ -1,5 +1,6 @@
 import { type Transaction, sql } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
+import { insertJsonRows } from '../../infra/db/json-rows.ts';
 import type { Projector, StoredEvent } from '../../infra/projections/projector.ts';
 import type { EntityEvent } from '../../shared/events/canonical.events.ts';
 import type { ScrobbleEvent } from '../../shared/events/scrobbles.events.ts';
@@ -70,7 +71,7 @@ async function imported(trx: Transaction<Database>, data: Imported): Promise<voi
       invalid_kind: classifyScrobble(s.uts, at.getTime()),
       imported_at: at,
     }));
-    written = await trx.insertInto('scrobbles').values(rows).onConflict((oc) => oc.column('scrobble_id').doNothing()).returning(['uts', 'invalid_kind']).execute();
+    written = await insertJsonRows(trx, 'scrobbles', rows).onConflict((oc) => oc.column('scrobble_id').doNothing()).returning(['uts', 'invalid_kind']).execute();
   }
   const valid = written.filter((r) => r.invalid_kind === null).map((r) => Number(r.uts));
   const newest = valid.length ? Math.max(...valid) : null;

@@ -19,8 +19,11 @@ import {
   WrongExpectedVersionError,
 } from '../event-store.ts';
 import { pollingSubscription } from '../polling-subscription.ts';
+import { jsonRecordset } from '../../db/json-rows.ts';
 
 const POLL_MS = 250;
+/** The columns toRow writes as JSON text. */
+const PAYLOADS: ReadonlySet<string> = new Set(['data', 'metadata']);
 /** The two-key advisory lock every appending transaction holds shared, before it writes (see visibleHorizon). */
 const EVENT_WRITER_LOCK = [0x6d6c6962, 1] as const;
 
@@ -78,7 +81,8 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
    * revision (one upsert, in one order, so concurrent appends cannot deadlock; on PostgreSQL it
    * takes the event-writer lock first, see visibleHorizon), check each expected revision, then
    * insert all events and move all revisions in one statement. Each statement is a round trip (to
-   * the database thread on PGlite), which is most of a small append's cost.
+   * the database thread on PGlite), which is most of a small append's cost; each has the same text
+   * whatever the number of streams and events (arrays, JSON rows: see ../../db/json-rows.ts).
    */
   async function appendIn(trx: Transaction<Database>, appends: StreamAppend[]): Promise<AppendResult> {
     if (appends.some((a) => a.events.length === 0)) throw new Error('append needs at least one event');
@@ -87,7 +91,7 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
     // The no-op update locks an existing row and answers its revision as of the lock (the latest commit).
     const { rows: locked } = await sql<{ stream_id: string; revision: number }>`
       insert into streams (stream_id, revision)
-      select stream.id, -1 from (values ${sql.join(ids.map((id) => sql`(${id}::text)`))}) as stream(id) ${writer}
+      select stream.id, -1 from unnest(${ids}::text[]) as stream(id) ${writer}
       on conflict (stream_id) do update set revision = streams.revision
       returning stream_id, revision`.execute(trx);
     const revisions = new Map(locked.map((r) => [r.stream_id, Number(r.revision)]));
@@ -97,13 +101,12 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
       revisions.set(streamId, current + events.length);
       return events.map((e, i) => toRow(streamId, current + 1 + i, e));
     });
-    const moved = ids.map((id) => sql`(${id}::text, ${revisions.get(id)!}::bigint)`);
-    const inserted = await trx
-      .with('moved', () => sql`(update streams set revision = moved.revision from (values ${sql.join(moved)}) as moved(stream_id, revision) where streams.stream_id = moved.stream_id)`)
-      .insertInto('events')
-      .values(rows)
-      .returning([sql<string>`transaction_id::text`.as('tx'), sql<string>`global_position::text`.as('gp')])
-      .execute();
+    const moved = sql`unnest(${ids}::text[], ${ids.map((id) => revisions.get(id)!)}::bigint[]) as moved(stream_id, revision)`;
+    const { rows: inserted } = await sql<{ tx: string; gp: string }>`
+      with moved as (update streams set revision = moved.revision from ${moved} where streams.stream_id = moved.stream_id)
+      insert into events (stream_id, stream_revision, event_id, event_type, data, metadata)
+      select r.stream_id, r.stream_revision, r.event_id, r.event_type, r.data, r.metadata from ${jsonRecordset('events', rows, PAYLOADS)}
+      returning transaction_id::text as tx, global_position::text as gp`.execute(trx);
     const last = inserted.reduce((a, b) => (BigInt(b.gp) > BigInt(a.gp) ? b : a));
     return { nextRevision: revisions.get(appends[appends.length - 1]!.streamId)!, position: { commit: BigInt(last.tx), prepare: BigInt(last.gp) } };
   }
@@ -138,7 +141,7 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
     async readStream(streamId: string, options: ReadStreamOptions = {}) {
       const rows = await db
         .selectFrom('events')
-        .selectAll()
+        .select(['stream_id', 'stream_revision', 'event_id', 'event_type', 'created_at', carried('data', {}), carried('metadata', {})])
         .select([sql<string>`transaction_id::text`.as('tx'), sql<string>`global_position::text`.as('gp')])
         .where('stream_id', '=', streamId)
         .where('stream_revision', '>=', options.fromRevision ?? 0)
@@ -175,11 +178,16 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
   };
 }
 
-/** A payload column, or an empty object for the events whose data the reader did not ask for. */
+/**
+ * A payload column as JSON text (parsed by fromRow), or an empty object for the events whose data
+ * the reader did not ask for. Text, because on the embedded database the rows cross from PGlite's
+ * thread: it decodes and copies a string for a fraction of what a parsed object tree costs it
+ * (a batch of 500 events: about 30% less of that thread's time), and parsing moves to this one.
+ */
 function carried<C extends 'data' | 'metadata'>(column: C, { withDataOf }: DataSelection) {
-  if (withDataOf === undefined) return sql<EventRow[C]>`${sql.ref(column)}`.as(column);
-  if (withDataOf.length === 0) return sql<EventRow[C]>`'{}'::jsonb`.as(column);
-  return sql<EventRow[C]>`case when event_type in (${sql.join(withDataOf)}) then ${sql.ref(column)} else '{}'::jsonb end`.as(column);
+  if (withDataOf === undefined) return sql<string>`${sql.ref(column)}::text`.as(column);
+  if (withDataOf.length === 0) return sql<string>`'{}'`.as(column);
+  return sql<string>`case when event_type in (${sql.join(withDataOf)}) then ${sql.ref(column)}::text else '{}' end`.as(column);
 }
 
 function checkExpected(streamId: string, expected: ExpectedRevision, current: number): void {
@@ -210,8 +218,8 @@ interface EventRow {
   stream_revision: number;
   event_id: string;
   event_type: string;
-  data: unknown;
-  metadata: Record<string, unknown>;
+  data: string;
+  metadata: string;
   created_at: Date;
 }
 
@@ -222,8 +230,8 @@ function fromRow(r: EventRow): RecordedEvent {
     streamId: r.stream_id,
     revision: r.stream_revision,
     position: { commit: BigInt(r.tx), prepare: BigInt(r.gp) },
-    data: r.data,
-    metadata: r.metadata,
+    data: JSON.parse(r.data),
+    metadata: JSON.parse(r.metadata) as Record<string, unknown>,
     createdAt: r.created_at instanceof Date ? r.created_at : new Date(r.created_at),
   };
 }

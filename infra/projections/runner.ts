@@ -307,14 +307,14 @@ export class ProjectionRunner {
    * of their own at the start of the log, replaying into a shadow; the live read models stand still.
    */
   private async startPendingRebuilds(): Promise<void> {
-    const started = await this.rebuilds.startPending(async (projectors) => {
-      await this.leaveShadows(projectors);
-      return createShadow(this.db, projectors);
-    });
+    const started = await this.rebuilds.startPending((projectors) => createShadow(this.db, projectors));
     for (const { projectors, prepared: shadow } of started) {
+      // Lanes change in one step: a status read meanwhile (/readyz) finds every projector in a lane.
+      const left = this.leaveShadows(projectors);
       for (const lane of this.lanes) lane.projectors = lane.projectors.filter((p) => !projectors.includes(p));
       this.lanes = [...this.lanes.filter((l) => l.projectors.length > 0), { projectors, position: START, rebuilding: true, shadow }];
       this.stalls.forget(projectors.map((p) => p.name));
+      await dropLeft(this.db, left);
     }
   }
 
@@ -342,25 +342,27 @@ export class ProjectionRunner {
     const names = this.rebuilds.takeAbandoned();
     const projectors = this.projectors.filter((p) => names.includes(p.name) && this.lanes.some((l) => l.shadow && l.projectors.includes(p)));
     if (projectors.length === 0) return;
-    await this.leaveShadows(projectors);
-    this.stalls.forget(projectors.map((p) => p.name));
     const stored = await readCheckpoints(this.db);
     const { lanes, stalls } = lanesAtStart(projectors, (p) => stored.get(p.name), maxAttempts(this.options));
-    for (const [name, stall] of stalls) this.stalls.remember(name, stall);
+    // In one step, as when a rebuild starts.
+    const left = this.leaveShadows(projectors);
     this.lanes.push(...lanes);
+    this.stalls.forget(projectors.map((p) => p.name));
+    for (const [name, stall] of stalls) this.stalls.remember(name, stall);
+    await dropLeft(this.db, left);
   }
 
-  /** Takes `projectors` out of the shadow lanes that hold them and drops their copies (the shadow once unused). */
-  private async leaveShadows(projectors: Projector[]): Promise<void> {
+  /** Takes `projectors` out of the shadow lanes that hold them; answers the copies to drop (a whole shadow once unused). */
+  private leaveShadows(projectors: Projector[]): LeftShadow[] {
+    const left: Omit<LeftShadow, 'whole'>[] = [];
     for (const lane of this.lanes.filter((l) => l.shadow)) {
       const leaving = lane.projectors.filter((p) => projectors.includes(p));
       if (leaving.length === 0) continue;
       lane.projectors = lane.projectors.filter((p) => !leaving.includes(p));
-      const shadow = lane.shadow!;
-      this.lanes = this.lanes.filter((l) => l.projectors.length > 0);
-      if (this.lanes.some((l) => l.shadow === shadow)) await dropTables(this.db, shadow, leaving);
-      else await dropShadow(this.db, shadow);
+      left.push({ shadow: lane.shadow!, leaving });
     }
+    this.lanes = this.lanes.filter((l) => l.projectors.length > 0);
+    return left.map((l) => ({ ...l, whole: !this.lanes.some((lane) => lane.shadow === l.shadow) }));
   }
 
   private async reset(projectors: Projector[]): Promise<void> {
@@ -391,4 +393,18 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
     const timer = setTimeout(() => (signal.removeEventListener('abort', woken), resolve()), ms);
     signal.addEventListener('abort', woken, { once: true });
   });
+}
+
+interface LeftShadow {
+  shadow: Shadow;
+  leaving: Projector[];
+  /** No lane uses the shadow any more: it goes whole. */
+  whole: boolean;
+}
+
+async function dropLeft(db: Kysely<Database>, left: LeftShadow[]): Promise<void> {
+  for (const { shadow, leaving, whole } of left) {
+    if (whole) await dropShadow(db, shadow);
+    else await dropTables(db, shadow, leaving);
+  }
 }

@@ -131,4 +131,39 @@ describe('projection runner', () => {
     expect(await tableRows(database)).to.deep.equal(live);
     expect((await counted(database)).max).to.equal(1);
   });
+
+  it('a rebuild started and cancelled leaves every projector in a lane at every moment: the status (/readyz) never fails', async () => {
+    const runner = new ProjectionRunner(database.db, store, [taskHistoryProjector, countingProjector()], { batchSize: 5 });
+    await runner.start();
+    for (let i = 0; i < 40; i++) {
+      const at = new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
+      await store.append(`task-T${i}`, [{ type: 'TaskStarted', data: { task_id: `T${i}`, name: 'family', params: {}, started_by: 'alice', at } }, progress(`T${i}`, i)], 'no_stream');
+    }
+    await runner.waiters.waitFor(await store.headPosition(), 10_000);
+    const failures: unknown[] = [];
+    const states = new Set<string>();
+    let watching = true;
+    const watch = () => {
+      try {
+        for (const s of runner.status()) if (s.name === 'task_history') states.add(s.state);
+      } catch (error) {
+        failures.push(error);
+      }
+      if (watching) setImmediate(watch);
+    };
+    watch();
+
+    const cancel = new AbortController();
+    const rebuilt = runner.rebuild(['task_history'], (p) => p.processed > 0 && cancel.abort(), cancel.signal);
+    const outcome = await rebuilt.then(() => 'completed', () => 'cancelled');
+    // The cancel takes effect at the runner's next step.
+    await runner.waiters.waitFor(await store.headPosition(), 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    watching = false;
+    await runner.stop();
+    expect(outcome).to.equal('cancelled');
+    expect(states).to.include('rebuilding');
+    expect(failures.map(String)).to.deep.equal([]);
+    expect(runner.status().find((s) => s.name === 'task_history')?.state).to.equal('live');
+  });
 });

@@ -23,13 +23,16 @@ export interface ImportLatencyResult {
   importing: LatencyStats;
   /** The same import on a service of its own with no request meanwhile. */
   alone: { scrobbles: number; seconds: number };
+  /** Then the same history for a second user on that service: every name is known by then. */
+  known: { scrobbles: number; seconds: number };
 }
 
 const PROBE_PATH = '/auth/me';
 
 /**
  * The embedded default as deployed (the real service on PGlite in a temp DATA_DIR): a user's bulk
- * import alone (its rate), then on another fresh service a cheap GET's latency idle and while the
+ * import alone (its rate), and the same history again for a second user (its names all known by
+ * then: the rate of a long history, whose names repeat), then on another fresh service a cheap GET's latency idle and while the
  * same import pages through the scrobbler fake and stamps each page with canonical ids. The history
  * mixes tracks seen again and again with new ones.
  */
@@ -38,8 +41,11 @@ export async function benchImportLatency(sizes: ImportLatencySizes, note: (msg: 
   const fake = await startScrobblerFake();
   try {
     const history = { count: sizes.scrobbles, newestUts: Math.floor(Date.now() / 1000) - 3600, stepSeconds: 180, artists: 200, albumsPerArtist: 4, tracksPerAlbum: 10 };
-    const alone = await onFreshService(fake, async (app) => importedListener(app, fake, 'alone', history, note));
-    note(`import alone: ${alone.imported} scrobbles in ${alone.seconds.toFixed(1)} s`);
+    const [alone, known] = await onFreshService(fake, async (app) => [
+      await importedListener(app, fake, 'alone', history, note),
+      await importedListener(app, fake, 'again', history, note),
+    ]);
+    note(`import alone: ${alone.imported} scrobbles in ${alone.seconds.toFixed(1)} s; of the same names again: ${known.seconds.toFixed(1)} s`);
     return await onFreshService(fake, async (app, url) => {
       const watcher = app.client();
       const registered = await watcher.post('/auth/register', { username: 'watcher', password: 'bench-watcher-password' });
@@ -61,6 +67,7 @@ export async function benchImportLatency(sizes: ImportLatencySizes, note: (msg: 
           idle: latencyStats(idle),
           importing: latencyStats(during),
           alone: { scrobbles: alone.imported, seconds: alone.seconds },
+          known: { scrobbles: known.imported, seconds: known.seconds },
         };
       } finally {
         await probe.close();

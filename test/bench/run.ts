@@ -139,6 +139,7 @@ function reportGoals(): void {
     ['rebuild task while the API is served vs raw INSERT', '≥ 0.3x', latency && ceiling ? rebuildRate(latency) / ceiling : undefined],
     ['GET p99 during a rebuild vs idle', '≤ 2x', latency ? latency.rebuild.p99 / latency.idle.p99 : undefined],
     ['bulk import vs raw INSERT', '≥ 0.25x', importing && ceiling ? importing.alone.scrobbles / importing.alone.seconds / ceiling : undefined],
+    ['bulk import of names the library knows vs raw INSERT', '—', importing && ceiling ? importing.known.scrobbles / importing.known.seconds / ceiling : undefined],
     ['bulk import while a GET probe runs vs raw INSERT', '—', importing && ceiling ? importing.scrobbles / importing.importSeconds / ceiling : undefined],
     ['GET p99 during a bulk import vs idle', '≤ 2x', importing ? importing.importing.p99 / importing.idle.p99 : undefined],
   ];
@@ -163,7 +164,8 @@ function reportImportLatency(result: Awaited<ReturnType<typeof benchImportLatenc
     `\np99(import) / p99(idle) = ${fmtRatio(result.importing.p99 / result.idle.p99)}  (target: within 2x)` +
       `\np50(import) / p50(idle) = ${fmtRatio(result.importing.p50 / result.idle.p50)}` +
       `\nimport: ${result.scrobbles} scrobbles in ${result.importSeconds.toFixed(1)} s = ${fmtRate(result.scrobbles / result.importSeconds)} scrobbles/s` +
-      `\nthe same import alone (no request meanwhile): ${result.alone.scrobbles} scrobbles in ${result.alone.seconds.toFixed(1)} s = ${fmtRate(result.alone.scrobbles / result.alone.seconds)} scrobbles/s`,
+      `\nthe same import alone (no request meanwhile): ${result.alone.scrobbles} scrobbles in ${result.alone.seconds.toFixed(1)} s = ${fmtRate(result.alone.scrobbles / result.alone.seconds)} scrobbles/s` +
+      `\nthen the same history for a second user, every name known: ${result.known.scrobbles} scrobbles in ${result.known.seconds.toFixed(1)} s = ${fmtRate(result.known.scrobbles / result.known.seconds)} scrobbles/s`,
   );
 }
 

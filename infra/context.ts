@@ -27,12 +27,6 @@ export interface AppContext {
   readonly projections: ProjectionRunner | undefined;
   /** Mid-flow read-your-writes (a route's own is `defineRoute`'s): see infra/projections/read-models.ts. */
   readonly readModels: ReadModels;
-  /**
-   * How long one background hold of the embedded connection should last now, given its length
-   * while the API serves requests: longer once the API has been idle a while (infra/db/connection-turns.ts).
-   * PostgreSQL's pool has no turns: `busyMs`.
-   */
-  readonly backgroundHoldMs: (busyMs: number) => number;
   /** Tests check every response against its declared schema. */
   readonly validateResponses: boolean;
 }

@@ -88,7 +88,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // On PostgreSQL several processes may have the projector role: the one holding the lease runs them (docs/deploy.md).
   let ownership: Ownership | undefined;
   const runner = roles.has('projector')
-    ? new ProjectionRunner(db, store, projectors, { ...runnerOptions(database), requestWaits: () => database.turns?.requestWaits(), ...options.runner, lostOwnership: () => ownership?.lost() })
+    ? new ProjectionRunner(db, store, projectors, { ...runnerOptions(database.engine), requestWaits: () => database.turns?.requestWaits(), ...options.runner, lostOwnership: () => ownership?.lost() })
     : undefined;
   database.turns?.followRequests(() => activity.awaitsBackground() || Boolean(runner?.waiters.awaitedByRequests()));
   const shared = database.engine === 'postgres' && database.connectionString;
@@ -127,7 +127,6 @@ export async function createService(config: Config, options: ServiceOptions = {}
     get commands() {
       return (commands ??= commandPorts(ctx));
     },
-    backgroundHoldMs: (busyMs) => database.turns?.holdMs(busyMs) ?? busyMs,
     validateResponses: options.validateResponses ?? false,
     readModels: {
       async catchUp(position = lastAppended()) {
@@ -220,15 +219,13 @@ function rebuildReadModels(runner: ProjectionRunner | undefined, sharedDb: Kysel
 }
 
 /**
- * PGlite shares one connection with the API: batches of about 20 ms there (see RunnerOptions.sliceMs),
- * five times that once the API has been idle for a second (ConnectionTurns.holdMs). While the API is
- * busy they run in bursts between runs of requests (../db/connection-turns.ts), so a request waits
- * for a batch only now and then, and a longer batch pays its fixed cost (a dozen statements) over
- * more events; for the same reason a batch that reached the head of the log waits up to 25 ms for
- * more unless someone waits for the projections.
+ * PGlite shares one connection with the API: batches of about 20 ms there (see RunnerOptions.sliceMs).
+ * While the API is busy they run in bursts between runs of requests (../db/connection-turns.ts), so
+ * a request waits for a batch only now and then, and a longer batch pays its fixed cost (a dozen
+ * statements) over more events; for the same reason a batch that reached the head of the log waits
+ * up to 25 ms for more unless someone waits for the projections.
  */
-function runnerOptions(database: DatabaseHandle): RunnerOptions {
-  const turns = database.turns;
-  if (database.engine !== 'pglite' || !turns) return { batchSize: 500 };
-  return { batchSize: 500, sliceMs: () => turns.holdMs(20), gatherMs: 25 };
+function runnerOptions(engine: Engine): RunnerOptions {
+  if (engine !== 'pglite') return { batchSize: 500 };
+  return { batchSize: 500, sliceMs: () => 20, gatherMs: 25 };
 }

@@ -58,23 +58,17 @@ export function reconcileMany(ctx: AppContext, observations: Observation[], acto
 
 /**
  * On the embedded database a request waits for the append under way: a batch appends in parts of
- * about this long (five times that while the API is idle: AppContext.backgroundHoldMs), cut between observations (each observation's events commit together; a part
+ * about this long, cut between observations (each observation's events commit together; a part
  * that fails retries the batch, which finds the earlier parts' claims and adds nothing for them).
  */
 const EMBEDDED_APPEND_MS = 10;
-const embeddedAppends = new WeakMap<AppContext, HoldBudget>();
+const embeddedAppends = new HoldBudget(() => EMBEDDED_APPEND_MS, { min: 20, max: 2000, start: 200 });
 
-function appendBudget(ctx: AppContext): HoldBudget {
-  let budget = embeddedAppends.get(ctx);
-  if (!budget) embeddedAppends.set(ctx, (budget = new HoldBudget(() => ctx.backgroundHoldMs(EMBEDDED_APPEND_MS), { min: 20, max: 5000, start: 200 })));
-  return budget;
-}
-
-async function timedFlush(budget: HoldBudget, batch: ReconcileBatch): Promise<AppendResult | undefined> {
+async function timedFlush(batch: ReconcileBatch): Promise<AppendResult | undefined> {
   const events = batch.pending();
   const started = performance.now();
   const result = await batch.flush();
-  budget.record(events, performance.now() - started);
+  embeddedAppends.record(events, performance.now() - started);
   return result;
 }
 
@@ -95,10 +89,9 @@ async function runBatch(ctx: AppContext, observations: Observation[], actor: str
   const batch = new ReconcileBatch(ctx, actor, await ReconcileView.load(ctx.db, observations), trustReadModel);
   const ids: string[] = [];
   let result: AppendResult | undefined;
-  const budget = ctx.engine === 'pglite' ? appendBudget(ctx) : undefined;
   for (const observation of observations) {
     ids.push(await batch.reconcile(observation));
-    if (budget && batch.pending() >= budget.size()) result = (await timedFlush(budget, batch)) ?? result;
+    if (ctx.engine === 'pglite' && batch.pending() >= embeddedAppends.size()) result = (await timedFlush(batch)) ?? result;
   }
   result = (await batch.flush()) ?? result;
   // Callers look the ids up in the canonical read models right away (a resolve answers the doc).

@@ -9,9 +9,6 @@ export interface TurnsPolicy {
   foregroundBetween: number;
   /** ...or after this long, whichever comes first, so that a steady stream of requests cannot starve it. */
   maxGapMs: number;
-  /** Once no request has been served for this long, background holds may last `idleHoldScale` times longer (holdMs). */
-  idleMs: number;
-  idleHoldScale: number;
 }
 
 /** How long a burst keeps the free connection for its work between two of its holds. */
@@ -23,7 +20,7 @@ const BURST_IDLE_MS = 20;
  * nothing, and background work keeps a fifth to a third of the connection (less as requests come
  * slower).
  */
-export const DEFAULT_TURNS_POLICY: TurnsPolicy = { quietMs: 10, burstMs: 120, foregroundBetween: 150, maxGapMs: 1500, idleMs: 250, idleHoldScale: 5 };
+export const DEFAULT_TURNS_POLICY: TurnsPolicy = { quietMs: 10, burstMs: 120, foregroundBetween: 150, maxGapMs: 1500 };
 
 /**
  * Who holds the one embedded connection next. A request's hold (foreground) goes before background
@@ -65,19 +62,6 @@ export class ConnectionTurns {
    */
   requestWaits(): void {
     if (this.holder === undefined) this.next();
-  }
-
-  /**
-   * How long one background hold should last now, given its length while the API serves requests
-   * (`busyMs`). Short holds keep a request's wait short, but each pays a batch's fixed cost: with
-   * no request for `idleMs` (a client polling a task's progress leaves such gaps), an import or a
-   * rebuild runs in holds `idleHoldScale` times longer.
-   * A request that comes then waits for one such hold; the next holds are short again
-   * (infra/db/hold-budget.ts shrinks at once).
-   */
-  holdMs(busyMs: number): number {
-    const idle = this.holder !== 'foreground' && this.waiting.foreground.length === 0 && this.now() - this.foregroundEndedAt >= this.policy.idleMs;
-    return idle ? busyMs * this.policy.idleHoldScale : busyMs;
   }
 
   take(kind: WorkKind): Promise<void> {

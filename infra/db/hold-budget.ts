@@ -19,27 +19,19 @@ export class HoldBudget {
     this.current = bounds.start;
   }
 
-  /** The next hold's size; when the target dropped since the last hold (the API woke up), at once within it. */
   size(): number {
-    const ideal = this.ideal();
-    return ideal === undefined ? this.current : Math.min(this.current, Math.max(this.bounds.min, Math.round(ideal)));
+    return this.current;
   }
 
   /** A hold of `items` lasted `ms`. */
   record(items: number, ms: number): void {
     this.learn(items, ms);
-    const ideal = this.ideal(ms / Math.max(items, 1))!;
-    // Halfway each time, so one slow hold does not swing it.
-    this.current = Math.round(Math.max(this.bounds.min, Math.min(this.bounds.max, (this.current + ideal) / 2)));
-  }
-
-  /** The size that lasts the target, or where the items cost as much as the fixed part if larger; undefined before the costs are known. */
-  private ideal(perItemGuess?: number): number | undefined {
-    const perItem = this.perItemMs ?? perItemGuess;
-    if (perItem === undefined) return undefined;
+    const perItem = this.perItemMs ?? ms / Math.max(items, 1);
     const fitting = (this.targetMs() - this.fixedMs) / Math.max(perItem, 1e-3);
     const worthIt = this.fixedMs / Math.max(perItem, 1e-3);
-    return Math.max(fitting, worthIt);
+    const ideal = Math.max(fitting, worthIt);
+    // Halfway each time, so one slow hold does not swing it.
+    this.current = Math.round(Math.max(this.bounds.min, Math.min(this.bounds.max, (this.current + ideal) / 2)));
   }
 
   /** Two holds of different sizes give the slope (cost per item) and the intercept (fixed cost), averaged over time. */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { ConnectionTurns, type TurnsPolicy, type WorkKind } from '../../../../infra/db/connection-turns.ts';
 
-const policy: TurnsPolicy = { quietMs: 50, burstMs: 100, foregroundBetween: 10, maxGapMs: 400, idleMs: 1000, idleHoldScale: 5 };
+const policy: TurnsPolicy = { quietMs: 50, burstMs: 100, foregroundBetween: 10, maxGapMs: 400 };
 
 /** Turns on a clock the test moves; `granted` lists who got the connection, in order. */
 function turnsAt(start = 1000) {
@@ -118,19 +118,5 @@ describe('connection turns on the embedded database', () => {
     await new Promise((resolve) => setTimeout(resolve, 80));
     expect(granted).to.deep.equal(['batch 1', 'batch 2', 'request A']);
     turns.pass();
-  });
-
-  it('lets background holds last longer once no request came for a while, and short again as soon as one comes', async () => {
-    const { turns, request, advance } = turnsAt();
-    await request();
-    expect(turns.holdMs(20), 'a request just went by').to.equal(20);
-    advance(policy.idleMs - 1);
-    expect(turns.holdMs(20)).to.equal(20);
-    advance(1);
-    expect(turns.holdMs(20), 'idle for a second').to.equal(20 * policy.idleHoldScale);
-    await turns.take('foreground');
-    expect(turns.holdMs(20), 'a request holds the connection').to.equal(20);
-    turns.pass();
-    expect(turns.holdMs(20)).to.equal(20);
   });
 });

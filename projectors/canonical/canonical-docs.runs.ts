@@ -27,9 +27,9 @@ const CHUNK = 500;
 /**
  * Applies a run of single-doc events with the same rules as one event at a time (recompose on the
  * facts as the jsonb column returns them), reading the touched rows in one query and writing each
- * changed row once.
+ * changed row once. Answers the ids of the rows it wrote.
  */
-export async function applyRun(trx: Transaction<Database>, events: RunEvent[]): Promise<void> {
+export async function applyRun(trx: Transaction<Database>, events: RunEvent[]): Promise<string[]> {
   const docs = await load(trx, [...new Set(events.map((e) => e.data.id))]);
   for (const event of events) {
     const { id, kind, at } = event.data;
@@ -45,6 +45,7 @@ export async function applyRun(trx: Transaction<Database>, events: RunEvent[]): 
   }
   const changed = [...docs.values()].filter((d) => d.change);
   for (let i = 0; i < changed.length; i += CHUNK) await write(trx, changed.slice(i, i + CHUNK));
+  return changed.map((d) => d.id);
 }
 
 async function load(trx: Transaction<Database>, ids: string[]): Promise<Map<string, Doc>> {

@@ -37,6 +37,7 @@ import * as scaleOut from './0120-scale-out.ts';
 import * as authAttempts from './0125-auth-attempts.ts';
 import * as nameTrigrams from './0185-name-trigrams.ts';
 import * as libraryFilterOrders from './0186-library-filter-orders.ts';
+import * as listJson from './0187-list-json.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -78,6 +79,7 @@ const migrations: Record<string, Migration> = {
   '0125-auth-attempts': authAttempts,
   '0185-name-trigrams': nameTrigrams,
   '0186-library-filter-orders': libraryFilterOrders,
+  '0187-list-json': listJson,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

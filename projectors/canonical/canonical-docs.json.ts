@@ -47,10 +47,10 @@ const render = (kind: Kind) => sql`(select row_to_json(d)::text from (select ${d
 export const listJson = sql<string>`case kind when 'artist' then ${render('artist')} else ${render('track')} end`;
 
 /**
- * Renders `list_json` again for the rows `ids`, once the batch has written them. A page is then
- * its rows' stored texts joined: turning 50 rows of 40 columns into JSON was most of what a page
- * cost above a plain SELECT. Kept by the projector rather than a trigger: a rebuild's shadow
- * tables (`like ... including all`) copy no triggers.
+ * Renders `list_json` again for the rows `ids`, written by statements that did not render it (a
+ * merge's). A page is its rows' stored texts joined: turning 50 rows of 40 columns into JSON was
+ * most of what a page cost above a plain SELECT. Kept by the projector rather than a trigger: a
+ * rebuild's shadow tables (`like ... including all`) copy no triggers.
  */
 export async function storeListJson(trx: Transaction<Database>, ids: Iterable<string>): Promise<void> {
   const all = [...new Set(ids)];

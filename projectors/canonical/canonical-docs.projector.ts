@@ -19,23 +19,24 @@ export const canonicalDocsProjector: Projector = {
 };
 
 /**
- * Runs of single-doc events go through applyRun; merges, which touch other rows, one at a time
- * between runs. Every row written is rendered as its list JSON once, at the end.
+ * Runs of single-doc events go through applyRun, which writes each row with its list JSON; merges,
+ * which touch other rows, one at a time between runs, and the rows they wrote are rendered as
+ * their list JSON once, at the end.
  */
 async function applyBatch(trx: Transaction<Database>, events: StoredEvent[]): Promise<void> {
-  const written: string[] = [];
+  const merged: string[] = [];
   let run: RunEvent[] = [];
   for (const event of events as (StoredEvent & EntityEvent)[]) {
     if (event.type === 'EntityMergedInto' || event.type === 'EntityAbsorbed' || event.type === 'EntityUnmerged' || event.type === 'EntityUnabsorbed') {
-      if (run.length > 0) written.push(...(await applyRun(trx, run)));
+      if (run.length > 0) await applyRun(trx, run);
       run = [];
-      written.push(...(await applyMerge(trx, event)));
+      merged.push(...(await applyMerge(trx, event)));
     } else {
       run.push(event as RunEvent);
     }
   }
-  if (run.length > 0) written.push(...(await applyRun(trx, run)));
-  await storeListJson(trx, written);
+  if (run.length > 0) await applyRun(trx, run);
+  await storeListJson(trx, merged);
   // Readers cache what the docs answer (a list's total) until this moves; the log's position moves for any event.
   await trx
     .insertInto('canonical_docs_revision')

@@ -15,7 +15,7 @@ const iso = (key: string) => as(sql`to_char(${sql.ref(key)} at time zone 'UTC', 
  * (`row_to_json` costs less than `json_build_object`). Reads the columns of a `canonical_docs` row
  * in scope.
  */
-function docColumns(kind: Kind): RawBuilder<unknown> {
+function selectList(kind: Kind): RawBuilder<unknown> {
   const named = kind === 'artist' ? [column('name'), column('name_folded'), column('picture', 'cover_url')] : [column('title', 'name'), column('title_folded', 'name_folded')];
   return sql.join([
     column('id'),
@@ -37,7 +37,7 @@ function docColumns(kind: Kind): RawBuilder<unknown> {
   ]);
 }
 
-const render = (kind: Kind) => sql`(select row_to_json(d)::text from (select ${docColumns(kind)}) as d)`;
+const render = (kind: Kind) => sql`(select row_to_json(d)::text from (select ${selectList(kind)}) as d)`;
 
 /**
  * The list JSON of the `canonical_docs` row in scope, as `list_json` holds it: the doc toDoc renders

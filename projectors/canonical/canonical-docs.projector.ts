@@ -4,32 +4,39 @@ import type { Projector, StoredEvent } from '../../infra/projections/projector.t
 import { type RefFacts, composeFromFacts, jsonbKeyOrder, withAbsorbed, withGivenBack, withUnabsorbed, factsKey as refKey } from '../../shared/canonical/doc-facts.ts';
 import type { EntityEvent } from '../../shared/events/canonical.events.ts';
 import { docColumns, noSources } from './canonical-docs.columns.ts';
+import { storeListJson } from './canonical-docs.json.ts';
 import { type RunEvent, applyRun } from './canonical-docs.runs.ts';
 import { assertNever } from '../../shared/never.ts';
 
 /** canonical_docs: each entity's doc, composed from what every linked ref reported. */
 export const canonicalDocsProjector: Projector = {
   name: 'canonical_docs',
-  // 2: a tombstone keeps its facts (an unmerge gives back its stand-alone enrichment layers).
-  version: 2,
+  // 2: a tombstone keeps its facts (an unmerge gives back its stand-alone enrichment layers). 3: list_json.
+  version: 3,
   handles: ['EntityRegistered', 'RefLinked', 'RefUnlinked', 'FactsObserved', 'EntityAbsorbed', 'EntityMergedInto', 'EntityEnriched', 'EntityUnmerged', 'EntityUnabsorbed'],
   tables: ['canonical_docs'],
   apply: applyBatch,
 };
 
-/** Runs of single-doc events go through applyRun; merges, which touch other rows, one at a time between runs. */
+/**
+ * Runs of single-doc events go through applyRun, which writes each row with its list JSON; merges,
+ * which touch other rows, one at a time between runs, and the rows they wrote are rendered as
+ * their list JSON once, at the end.
+ */
 async function applyBatch(trx: Transaction<Database>, events: StoredEvent[]): Promise<void> {
+  const merged: string[] = [];
   let run: RunEvent[] = [];
   for (const event of events as (StoredEvent & EntityEvent)[]) {
     if (event.type === 'EntityMergedInto' || event.type === 'EntityAbsorbed' || event.type === 'EntityUnmerged' || event.type === 'EntityUnabsorbed') {
       if (run.length > 0) await applyRun(trx, run);
       run = [];
-      await applyMerge(trx, event);
+      merged.push(...(await applyMerge(trx, event)));
     } else {
       run.push(event as RunEvent);
     }
   }
   if (run.length > 0) await applyRun(trx, run);
+  await storeListJson(trx, merged);
   // Readers cache what the docs answer (a list's total) until this moves; the log's position moves for any event.
   await trx
     .insertInto('canonical_docs_revision')
@@ -40,7 +47,8 @@ async function applyBatch(trx: Transaction<Database>, events: StoredEvent[]): Pr
 
 type MergeEvent = StoredEvent & Extract<EntityEvent, { type: 'EntityAbsorbed' | 'EntityMergedInto' | 'EntityUnmerged' | 'EntityUnabsorbed' }>;
 
-async function applyMerge(trx: Transaction<Database>, event: MergeEvent): Promise<void> {
+/** Applies a merge event; answers the ids of the rows it wrote. */
+async function applyMerge(trx: Transaction<Database>, event: MergeEvent): Promise<string[]> {
   const { id, kind, at } = event.data;
   switch (event.type) {
     case 'EntityAbsorbed': {
@@ -56,10 +64,10 @@ async function applyMerge(trx: Transaction<Database>, event: MergeEvent): Promis
         .where('id', '=', id)
         .execute();
       // Chains collapse in the read model: whatever pointed here now points at the target.
-      await trx.updateTable('canonical_docs').set({ merged_into: target }).where('merged_into', '=', id).execute();
-      if (kind === 'album') await trx.updateTable('canonical_docs').set({ album_id: target }).where('album_id', '=', id).execute();
-      if (kind === 'artist') await trx.updateTable('canonical_docs').set({ artist_id: target }).where('artist_id', '=', id).execute();
-      return;
+      const pointing = [await trx.updateTable('canonical_docs').set({ merged_into: target }).where('merged_into', '=', id).returning('id').execute()];
+      if (kind === 'album') pointing.push(await trx.updateTable('canonical_docs').set({ album_id: target }).where('album_id', '=', id).returning('id').execute());
+      if (kind === 'artist') pointing.push(await trx.updateTable('canonical_docs').set({ artist_id: target }).where('artist_id', '=', id).returning('id').execute());
+      return [id, ...pointing.flat().map((r) => r.id)];
     }
     case 'EntityUnmerged':
       return applyUnmerged(trx, event.data);
@@ -77,7 +85,7 @@ async function applyMerge(trx: Transaction<Database>, event: MergeEvent): Promis
  * own stand-alone layers; the ids merged into it before point at it again, and so do the albums and
  * tracks whose reported artist or album ends its chain at it again.
  */
-async function applyUnmerged(trx: Transaction<Database>, data: Extract<EntityEvent, { type: 'EntityUnmerged' }>['data']): Promise<void> {
+async function applyUnmerged(trx: Transaction<Database>, data: Extract<EntityEvent, { type: 'EntityUnmerged' }>['data']): Promise<string[]> {
   const { id, kind, target_id, at } = data;
   const rows = await trx.selectFrom('canonical_docs').select(['id', 'facts']).where('id', 'in', [id, target_id]).execute();
   const factsOf = (of: string) => (rows.find((r) => r.id === of)?.facts ?? {}) as RefFacts;
@@ -85,7 +93,7 @@ async function applyUnmerged(trx: Transaction<Database>, data: Extract<EntityEve
   await trx.updateTable('canonical_docs').set({ merged_into: null, tombstoned: false, updated_at: new Date(at) }).where('id', '=', id).execute();
   if (data.returning.length > 0) await trx.updateTable('canonical_docs').set({ merged_into: id }).where('id', 'in', data.returning).execute();
   await trx.updateTable('canonical_docs').set(docColumns(composeFromFacts(facts), facts)).where('id', '=', id).execute();
-  if (kind === 'track') return;
+  if (kind === 'track') return [id, ...data.returning];
   const column = kind === 'artist' ? 'artist_id' : 'album_id';
   const pointing = await trx.selectFrom('canonical_docs').select(['id', 'facts', 'tombstoned']).where(column, '=', target_id).execute();
   for (const row of pointing) {
@@ -94,11 +102,13 @@ async function applyUnmerged(trx: Transaction<Database>, data: Extract<EntityEve
     // A tombstone keeps its emptied sources: only where it points moves.
     await trx.updateTable('canonical_docs').set(row.tombstoned ? { [column]: columns[column] } : columns).where('id', '=', row.id).execute();
   }
+  return [id, ...data.returning, ...pointing.map((r) => r.id)];
 }
 
-async function recompose(trx: Transaction<Database>, id: string, at: string, change: (facts: RefFacts) => RefFacts): Promise<void> {
+async function recompose(trx: Transaction<Database>, id: string, at: string, change: (facts: RefFacts) => RefFacts): Promise<string[]> {
   const row = await trx.selectFrom('canonical_docs').select(['facts', 'tombstoned']).where('id', '=', id).executeTakeFirst();
-  if (!row || row.tombstoned) return;
+  if (!row || row.tombstoned) return [];
   const facts = change(row.facts as RefFacts);
   await trx.updateTable('canonical_docs').set({ ...docColumns(composeFromFacts(facts), facts), updated_at: new Date(at) }).where('id', '=', id).execute();
+  return [id];
 }

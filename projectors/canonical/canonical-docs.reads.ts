@@ -76,7 +76,7 @@ export const LIST_COLUMNS = [
   'merged_into', 'tombstoned', 'created_at', 'updated_at',
 ] as const;
 
-export type DocRow = Omit<Selectable<CanonicalDocsTable>, 'facts'>;
+export type DocRow = Omit<Selectable<CanonicalDocsTable>, 'facts' | 'list_json'>;
 
 export function toDoc(row: DocRow, refs: { source: string; external_id: string }[]): CanonicalDoc {
   const named = row.kind === 'artist' ? { name: row.name, name_folded: row.name_folded, picture: row.cover_url } : { title: row.name, title_folded: row.name_folded };

@@ -1,11 +1,12 @@
-import type { Transaction } from 'kysely';
+import { type RawBuilder, type Transaction, sql } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
 import type { StoredEvent } from '../../infra/projections/projector.ts';
 import type { ComposedDoc } from '../../shared/canonical/compose-doc.ts';
 import { type RefFacts, composeFromFacts, foldFacts, jsonbKeyOrder } from '../../shared/canonical/doc-facts.ts';
 import type { EntityEvent } from '../../shared/events/canonical.events.ts';
 import type { EntityEnrichmentEvent } from '../../shared/events/enrichment.events.ts';
-import { DOC_COLUMNS, docColumns } from './canonical-docs.columns.ts';
+import { DOC_COLUMNS, INT_DOC_COLUMNS, JSON_DOC_COLUMNS, chainEnd, docValues } from './canonical-docs.columns.ts';
+import { listJson } from './canonical-docs.json.ts';
 
 /** Events that change one doc only: a run of them is applied in memory and written in a few statements. */
 export type RunEvent = StoredEvent &
@@ -27,7 +28,7 @@ const CHUNK = 500;
 /**
  * Applies a run of single-doc events with the same rules as one event at a time (recompose on the
  * facts as the jsonb column returns them), reading the touched rows in one query and writing each
- * changed row once.
+ * changed row once, with its list JSON.
  */
 export async function applyRun(trx: Transaction<Database>, events: RunEvent[]): Promise<void> {
   const docs = await load(trx, [...new Set(events.map((e) => e.data.id))]);
@@ -56,20 +57,26 @@ async function load(trx: Transaction<Database>, ids: string[]): Promise<Map<stri
   return docs;
 }
 
+/** The columns a run writes, in the order the rows are read back from their JSON (RECORD) and inserted (COLUMNS). */
+const COLUMNS = ['id', 'kind', 'created_at', 'updated_at', ...DOC_COLUMNS];
+const typeOf = (c: string) => (INT_DOC_COLUMNS.has(c) ? 'integer' : c === 'created_at' || c === 'updated_at' ? 'timestamptz' : 'text');
+const RECORD = sql.raw(COLUMNS.map((c) => `${c} ${typeOf(c)}`).join(', '));
+/** Each column as written: jsonb from its text, the artist and album at the end of their chains. */
+const valueOf = (c: string): RawBuilder<unknown> =>
+  c === 'artist_id' || c === 'album_id' ? chainEnd(sql.ref(`v.${c}`)) : JSON_DOC_COLUMNS.has(c) ? sql`${sql.ref(`v.${c}`)}::jsonb` : sql.ref(`v.${c}`);
+const WRITTEN = sql.join(COLUMNS.map((c) => sql`${valueOf(c)} as ${sql.ref(c)}`));
+
+/**
+ * One upsert of the changed rows, their list JSON rendered from the values written (a second
+ * statement rendering it afterwards wrote every row twice). The rows travel as one JSON value,
+ * read back as a record of typed columns; a live row is never merged away or tombstoned.
+ */
 async function write(trx: Transaction<Database>, docs: Doc[]): Promise<void> {
-  await trx
-    .insertInto('canonical_docs')
-    .values(
-      docs.map((d) => ({
-        id: d.id, kind: d.kind, merged_into: null, tombstoned: false, created_at: d.createdAt, updated_at: new Date(d.change!.at),
-        ...docColumns(d.change!.doc, d.change!.facts),
-      })),
-    )
-    .onConflict((oc) =>
-      oc.column('id').doUpdateSet((eb) => ({
-        ...Object.fromEntries(DOC_COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])),
-        updated_at: eb.ref('excluded.updated_at'),
-      })),
-    )
-    .execute();
+  const rows = docs.map((d) => ({ id: d.id, kind: d.kind, created_at: d.createdAt.toISOString(), updated_at: new Date(d.change!.at).toISOString(), ...docValues(d.change!.doc, d.change!.facts) }));
+  await sql`
+    insert into canonical_docs (${sql.join([...COLUMNS, 'merged_into', 'tombstoned', 'list_json'].map((c) => sql.ref(c)))})
+    select *, ${listJson} from (
+      select ${WRITTEN}, null::text as merged_into, false as tombstoned from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as v(${RECORD})
+    ) as w
+    on conflict (id) do update set ${sql.join([...DOC_COLUMNS, 'updated_at', 'list_json'].map((c) => sql`${sql.ref(c)} = excluded.${sql.ref(c)}`))}`.execute(trx);
 }

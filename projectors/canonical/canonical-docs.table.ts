@@ -48,6 +48,8 @@ export interface CanonicalDocsTable {
   tombstoned: boolean;
   created_at: Date;
   updated_at: Date;
+  /** The row as a library list renders it (canonical-docs.json.ts), rendered by the projector after each write. */
+  list_json: string | null;
 }
 
 /** Which entity owns each external ref (the read side of the claim streams). */

@@ -6,9 +6,8 @@ import { executePrepared } from '../../infra/db/prepared.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import type { LibraryFilter, LibrarySort } from '../../shared/library.ts';
 import { foldName } from '../../shared/names.ts';
-import { CanonicalDoc, LIST_COLUMNS } from '../../projectors/canonical/canonical-docs.reads.ts';
+import { CanonicalDoc } from '../../projectors/canonical/canonical-docs.reads.ts';
 import { JsonText } from '../../infra/http/json-text.ts';
-import { docColumns } from '../canonical/doc-json.ts';
 import { type PageStart, recall, remember } from './list-memo.ts';
 
 /** A library row: the canonical doc without its refs (the detail endpoint has those). */
@@ -40,7 +39,8 @@ interface Reader {
 }
 
 /**
- * One page of live entities of a kind, as the JSON text the database built (query/canonical/doc-json.ts).
+ * One page of live entities of a kind, as the JSON text the database holds for each row
+ * (`list_json`, projectors/canonical/canonical-docs.json.ts).
  * The predicates are written as the partial indexes of migration 0006 state them (`not tombstoned`,
  * `sources->>'mediaserver'`), so the planner can use them.
  *
@@ -54,9 +54,9 @@ export async function libraryPage({ db, engine }: Reader, kind: Kind, query: Lib
   const live = narrow(db.selectFrom('canonical_docs').where('kind', '=', kind).where(sql<boolean>`not tombstoned`), kind, query);
   // Page 1 is already a range from the index's first key: its start would only add a union to plan.
   const start = query.page > 1 ? memo?.starts.get(query.page) : undefined;
-  let read = await readPage({ db, engine }, live, kind, query, start);
+  let read = await readPage({ db, engine }, live, query, start);
   // The docs changed since the start key was taken: it may no longer begin this page.
-  if (start && read.at !== memo?.at) read = await readPage({ db, engine }, live, kind, query, undefined);
+  if (start && read.at !== memo?.at) read = await readPage({ db, engine }, live, query, undefined);
   let total = memo?.total ?? 0;
   if (read.at === null || read.at !== memo?.at) {
     const counted = await sql<{ at: string | null; n: number | string }>`select (${revision(db)}) as at, (${live.select((c) => c.fn.countAll().as('n'))}) as n`.execute(db);
@@ -81,24 +81,26 @@ function revision(db: Kysely<Database>) {
     .select(sql<string>`revision || ':' || coalesce((select version || state from projection_checkpoints where name = 'canonical_docs'), '')`.as('at'));
 }
 
+/** What a page reads of each row: its list JSON and its sort keys. */
+const PAGE_COLUMNS = ['list_json', 'created_at', 'id', 'name_folded', 'source_count'] as const;
+
 /**
  * One round trip: the docs' revision, the page as one JSON value and the sort keys of its first row
  * and of the row after it. The total is counted apart, only when the revision moved (in the same
  * statement, the planner planned the count every time).
  */
-async function readPage({ db, engine }: Reader, live: Docs, kind: Kind, query: LibraryQuery, start: PageStart | undefined) {
+async function readPage({ db, engine }: Reader, live: Docs, query: LibraryQuery, start: PageStart | undefined) {
   const limit = query.page_size + 1;
-  const page = start ? fromStart(live, query.sort, start, limit) : ordered(live.select(LIST_COLUMNS), query.sort).limit(limit).offset((query.page - 1) * query.page_size);
+  const page = start ? fromStart(live, query.sort, start, limit) : ordered(live.select(PAGE_COLUMNS), query.sort).limit(limit).offset((query.page - 1) * query.page_size);
   // One pass over the page, in its sort's order (the limited subquery's; the aggregates keep it):
-  // each row's doc as JSON, numbered, so that the first `page_size` make the items and rows 1 and
+  // each row numbered, so that the first `page_size` list JSONs make the items and rows 1 and
   // `limit` give the starts. A CTE read twice, sorted again, cost more than the page.
   const statement = sql<{ at: string | null; items: string; starts: Start[] | string | null }>`
     select (${revision(db)}) as at,
-      coalesce(json_agg(doc) filter (where n <= ${query.page_size}), '[]')::text as items,
+      '[' || coalesce(string_agg(list_json, ',') filter (where n <= ${query.page_size}), '') || ']' as items,
       json_agg(json_build_object('n', n, 'created_at', created_at, 'id', id, 'name_folded', name_folded, 'source_count', source_count))
         filter (where n in (1, ${limit})) as starts
-    from (select (select row_to_json(d) from (select ${docColumns(kind)}) as d) as doc, created_at, id, name_folded, source_count, row_number() over () as n
-      from (${page}) as canonical_docs) as t`;
+    from (select *, row_number() over () as n from (${page}) as p) as t`;
   // A name substring's best plan depends on the string (the trigram index or the sort's index): planned each time.
   const compiled = statement.compile(db);
   const { rows } = await (trigrams(query.q) ? db.executeQuery(compiled) : executePrepared(db, engine, compiled));
@@ -121,7 +123,7 @@ const ORDER = {
  */
 function fromStart(live: Docs, sort: LibrarySort, s: PageStart, limit: number) {
   const part = (n: number, where: RawBuilder<boolean>, order: RawBuilder<unknown>) =>
-    sql`select * from (${live.select(LIST_COLUMNS).select(sql.lit(n).as('part')).where(where).orderBy(order).limit(limit)}) as ${sql.raw(`p${n}`)}`;
+    sql`select * from (${live.select(PAGE_COLUMNS).select(sql.lit(n).as('part')).where(where).orderBy(order).limit(limit)}) as ${sql.raw(`p${n}`)}`;
   const named = (n: number, rest: RawBuilder<boolean>) =>
     s.name_folded === null
       ? [part(n + 1, sql<boolean>`${rest} and name_folded is null and id >= ${s.id}`, sql`id`)]

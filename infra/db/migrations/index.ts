@@ -37,6 +37,8 @@ import * as scaleOut from './0120-scale-out.ts';
 import * as authAttempts from './0125-auth-attempts.ts';
 import * as nameTrigrams from './0185-name-trigrams.ts';
 import * as libraryFilterOrders from './0186-library-filter-orders.ts';
+import * as listJson from './0187-list-json.ts';
+import * as playableStatistics from './0188-playable-statistics.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -78,6 +80,8 @@ const migrations: Record<string, Migration> = {
   '0125-auth-attempts': authAttempts,
   '0185-name-trigrams': nameTrigrams,
   '0186-library-filter-orders': libraryFilterOrders,
+  '0187-list-json': listJson,
+  '0188-playable-statistics': playableStatistics,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

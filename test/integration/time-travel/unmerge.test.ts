@@ -7,14 +7,17 @@ import { albumSeen, artistSeen, trackSeen } from '../../support/observations.ts'
 import { DAY, givenScrobblerLink, givenScrobbles, nowUts } from '../../support/scrobbles.ts';
 import { pollTask } from '../tasks/test-tasks.ts';
 
-/** The read models an unmerge must give back, without the times a later write stamps; `listener` reads the dashboard. */
+/**
+ * The read models an unmerge must give back, without the times a later write stamps (nor the docs'
+ * list JSON, which renders their other columns and that time); `listener` reads the dashboard.
+ */
 async function readModels(app: TestApp, listener: ApiClient, admin: ApiClient) {
   const db = app.ctx.db;
   const dashboard = (await listener.get('/scrobbler/me/dashboard')).body;
   const errors = (await admin.get('/admin/canonical/enrich/errors')).body;
   const docs = await db.selectFrom('canonical_docs').selectAll().orderBy('id').execute();
   return {
-    docs: docs.map(({ updated_at: _, ...row }) => row),
+    docs: docs.map(({ updated_at: _, list_json: __, ...row }) => row),
     refs: await db.selectFrom('external_refs').selectAll().orderBy('kind').orderBy('source').orderBy('external_id').execute(),
     favorites: await db.selectFrom('favorites').selectAll().orderBy('recorded_id').execute(),
     comments: await db.selectFrom('comments').selectAll().orderBy('comment_id').execute(),

@@ -18,12 +18,12 @@ export function insertJsonRows<T extends keyof Database & string>(db: Kysely<Dat
   return db
     .insertInto(table)
     .columns(columns as never)
-    .expression(sql`select ${sql.join(columns.map((c) => sql.ref(`r.${c}`)))} from ${jsonRecordset(table, rows as readonly object[], jsonText)}` as never);
+    .expression(sql`select ${sql.join(columns.map((c) => sql.ref(`r.${c}`)))} from ${recordsetOf(table, rows as readonly object[], jsonText)} as r` as never);
 }
 
-/** `json_populate_recordset(null::table, $1) as r`: the rows as a relation, for a statement that reads them with more than a plain select. */
-export function jsonRecordset(table: string, rows: readonly object[], jsonText: ReadonlySet<string> = NONE): RawBuilder<unknown> {
-  return sql`json_populate_recordset(null::${sql.table(table)}, ${rowsJson(rows, jsonText)}::json) as r`;
+/** `json_populate_recordset(null::table, $1)`: the rows as a relation, for a statement that reads them with more than a plain select. */
+export function recordsetOf(table: string, rows: readonly object[], jsonText: ReadonlySet<string> = NONE): RawBuilder<unknown> {
+  return sql`json_populate_recordset(null::${sql.table(table)}, ${rowsJson(rows, jsonText)}::json)`;
 }
 
 const NONE: ReadonlySet<string> = new Set();

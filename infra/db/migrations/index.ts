@@ -39,6 +39,7 @@ import * as nameTrigrams from './0185-name-trigrams.ts';
 import * as libraryFilterOrders from './0186-library-filter-orders.ts';
 import * as listJson from './0187-list-json.ts';
 import * as playableStatistics from './0188-playable-statistics.ts';
+import * as eventStoreExpect from './0190-event-store-expect.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -82,6 +83,7 @@ const migrations: Record<string, Migration> = {
   '0186-library-filter-orders': libraryFilterOrders,
   '0187-list-json': listJson,
   '0188-playable-statistics': playableStatistics,
+  '0190-event-store-expect': eventStoreExpect,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

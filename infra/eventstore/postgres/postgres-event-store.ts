@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { type Kysely, type Transaction, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
 import {
   type AllSubscription,
@@ -19,7 +19,7 @@ import {
   WrongExpectedVersionError,
 } from '../event-store.ts';
 import { pollingSubscription } from '../polling-subscription.ts';
-import { jsonRecordset } from '../../db/json-rows.ts';
+import { recordsetOf } from '../../db/json-rows.ts';
 
 const POLL_MS = 250;
 /** The columns toRow writes as JSON text. */
@@ -77,45 +77,61 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
   }
 
   /**
-   * Two statements whatever the number of streams: create or lock every stream row and read its
-   * revision (one upsert, in one order, so concurrent appends cannot deadlock; on PostgreSQL it
-   * takes the event-writer lock first, see visibleHorizon), check each expected revision, then
-   * insert all events and move all revisions in one statement. Each statement is a round trip (to
-   * the database thread on PGlite), which is most of a small append's cost; each has the same text
-   * whatever the number of streams and events (arrays, JSON rows: see ../../db/json-rows.ts).
+   * One statement whatever the number of streams and events, so one round trip (to the database
+   * thread on PGlite) and no transaction around it: it creates or moves every stream row by the
+   * number of events it gets (one upsert, in one order, so concurrent appends cannot deadlock; on
+   * PostgreSQL it takes the event-writer lock first, see visibleHorizon), checks each expected
+   * revision against the revision before (event_store_expect, migration 0190: a mismatch is an
+   * error, and the statement writes nothing), and inserts the events after it, in order. Its text
+   * is the same whatever it carries (arrays, JSON rows: see ../../db/json-rows.ts).
    */
-  async function appendIn(trx: Transaction<Database>, appends: StreamAppend[]): Promise<AppendResult> {
-    if (appends.some((a) => a.events.length === 0)) throw new Error('append needs at least one event');
-    const ids = [...new Set(appends.map((a) => a.streamId))].sort();
-    const writer = singleConnection ? sql`` : sql`cross join (select ${eventWriterLock()}) as writer`;
-    // The no-op update locks an existing row and answers its revision as of the lock (the latest commit).
-    const { rows: locked } = await sql<{ stream_id: string; revision: number }>`
-      insert into streams (stream_id, revision)
-      select stream.id, -1 from unnest(${ids}::text[]) as stream(id) ${writer}
-      on conflict (stream_id) do update set revision = streams.revision
-      returning stream_id, revision`.execute(trx);
-    const revisions = new Map(locked.map((r) => [r.stream_id, Number(r.revision)]));
-    const rows = appends.flatMap(({ streamId, events, expectedRevision }) => {
-      const current = revisions.get(streamId)!;
-      checkExpected(streamId, expectedRevision, current);
-      revisions.set(streamId, current + events.length);
-      return events.map((e, i) => toRow(streamId, current + 1 + i, e));
-    });
-    const moved = sql`unnest(${ids}::text[], ${ids.map((id) => revisions.get(id)!)}::bigint[]) as moved(stream_id, revision)`;
-    const { rows: inserted } = await sql<{ tx: string; gp: string }>`
-      with moved as (update streams set revision = moved.revision from ${moved} where streams.stream_id = moved.stream_id)
-      insert into events (stream_id, stream_revision, event_id, event_type, data, metadata)
-      select r.stream_id, r.stream_revision, r.event_id, r.event_type, r.data, r.metadata from ${jsonRecordset('events', rows, PAYLOADS)}
-      returning transaction_id::text as tx, global_position::text as gp`.execute(trx);
-    const last = inserted.reduce((a, b) => (BigInt(b.gp) > BigInt(a.gp) ? b : a));
-    return { nextRevision: revisions.get(appends[appends.length - 1]!.streamId)!, position: { commit: BigInt(last.tx), prepare: BigInt(last.gp) } };
-  }
-
   async function appendMany(appends: StreamAppend[]): Promise<AppendResult> {
     if (appends.length === 0) throw new Error('appendMany needs at least one stream');
-    const result = await db.transaction().execute((trx) => appendIn(trx, appends));
+    if (appends.some((a) => a.events.length === 0)) throw new Error('append needs at least one event');
+    // Offsets within this call: a stream may come twice, its second append checked against the first's end.
+    const counts = new Map<string, number>();
+    const checks = appends.map(({ streamId, events, expectedRevision }) => {
+      const offset = counts.get(streamId) ?? 0;
+      counts.set(streamId, offset + events.length);
+      return { streamId, expected: String(expectedRevision), offset };
+    });
+    const offsets = new Map<string, number>();
+    const rows = appends.flatMap(({ streamId, events }) =>
+      events.map((e) => {
+        const offset = offsets.get(streamId) ?? 0;
+        offsets.set(streamId, offset + 1);
+        return toRow(streamId, offset, e);
+      }),
+    );
+    const ids = [...counts.keys()].sort();
+    const writer = singleConnection ? sql`` : sql`cross join (select ${eventWriterLock()}) as writer`;
+    const inserted = await sql<{ tx: string; gp: string; stream_id: string; stream_revision: number }>`
+      with totals as (select * from unnest(${ids}::text[], ${ids.map((id) => counts.get(id)!)}::int[]) as t(stream_id, n)),
+      moved as (
+        insert into streams (stream_id, revision)
+        select totals.stream_id, totals.n - 1 from totals ${writer} order by totals.stream_id
+        on conflict (stream_id) do update set revision = streams.revision + excluded.revision + 1
+        returning stream_id, revision),
+      before as (select moved.stream_id, moved.revision - totals.n as revision from moved join totals using (stream_id)),
+      checked as (
+        select bool_and(event_store_expect(c.stream_id, c.expected, before.revision + c.at_offset)) as ok
+        from unnest(${checks.map((c) => c.streamId)}::text[], ${checks.map((c) => c.expected)}::text[], ${checks.map((c) => c.offset)}::int[]) as c(stream_id, expected, at_offset)
+        join before using (stream_id))
+      insert into events (stream_id, stream_revision, event_id, event_type, data, metadata)
+      select r.stream_id, before.revision + 1 + r.stream_revision, r.event_id, r.event_type, r.data, r.metadata
+      from ${recordsetOf('events', rows, PAYLOADS)} with ordinality as r join before using (stream_id)
+      where (select ok from checked)
+      order by r.ordinality
+      returning transaction_id::text as tx, global_position::text as gp, stream_id, stream_revision`
+      .execute(db)
+      .catch((error: unknown) => {
+        throw wrongExpectedVersion(error) ?? error;
+      });
+    const last = inserted.rows.reduce((a, b) => (BigInt(b.gp) > BigInt(a.gp) ? b : a));
+    const lastStream = appends[appends.length - 1]!.streamId;
+    const nextRevision = Math.max(...inserted.rows.filter((r) => r.stream_id === lastStream).map((r) => Number(r.stream_revision)));
     appended.emit('appended', new Set(appends.flatMap((a) => a.events.map((e) => e.type))));
-    return result;
+    return { nextRevision, position: { commit: BigInt(last.tx), prepare: BigInt(last.gp) } };
   }
 
   async function readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
@@ -190,14 +206,12 @@ function carried<C extends 'data' | 'metadata'>(column: C, { withDataOf }: DataS
   return sql<string>`case when event_type in (${sql.join(withDataOf)}) then ${sql.ref(column)}::text else '{}' end`.as(column);
 }
 
-function checkExpected(streamId: string, expected: ExpectedRevision, current: number): void {
-  const exists = current >= 0;
-  const ok =
-    expected === 'any' ||
-    (expected === 'no_stream' && !exists) ||
-    (expected === 'stream_exists' && exists) ||
-    expected === current;
-  if (!ok) throw new WrongExpectedVersionError(streamId, expected, exists ? current : 'no_stream');
+/** The append's refusal (SQLSTATE ML409 from event_store_expect) as the error the port promises; undefined for any other error. */
+function wrongExpectedVersion(error: unknown): WrongExpectedVersionError | undefined {
+  const { code, detail } = (error ?? {}) as { code?: unknown; detail?: unknown };
+  if (code !== 'ML409' || typeof detail !== 'string') return undefined;
+  const { stream, expected, current } = JSON.parse(detail) as { stream: string; expected: string; current: number };
+  return new WrongExpectedVersionError(stream, /^\d+$/.test(expected) ? Number(expected) : (expected as ExpectedRevision), current >= 0 ? current : 'no_stream');
 }
 
 function toRow(streamId: string, revision: number, e: NewEvent) {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import pg from 'pg';
+import { WrongExpectedVersionError } from '../../../infra/eventstore/event-store.ts';
 import { createPostgresEventStore, eventWriterLock } from '../../../infra/eventstore/postgres/postgres-event-store.ts';
 import { engineUnderTest, freshDatabase } from '../../support/database.ts';
 import { eventStoreContract } from './event-store.contract.ts';
@@ -14,6 +15,65 @@ eventStoreContract(
   // PGlite is one connection: appends cannot interleave there, on PostgreSQL they do.
   { concurrentWriters: engineUnderTest === 'postgres' },
 );
+
+describe('postgres adapter: appendMany in one statement', () => {
+  const ev = (n: number) => ({ type: 'Appended', data: { n } });
+
+  it('given one stream refused, then nothing is written, not the other streams, nor their revisions', async () => {
+    const database = await freshDatabase();
+    const store = createPostgresEventStore(database.db);
+    try {
+      await store.append('taken', [ev(0)], 'no_stream');
+      const head = await store.headPosition();
+      const refused = await store.appendMany([
+        { streamId: 'fresh', events: [ev(1), ev(2)], expectedRevision: 'no_stream' },
+        { streamId: 'taken', events: [ev(3)], expectedRevision: 'no_stream' },
+      ]).catch((error: unknown) => error);
+      expect(refused).to.be.instanceOf(WrongExpectedVersionError);
+      expect(refused).to.include({ streamId: 'taken', expected: 'no_stream', actual: 0 });
+      expect(await store.readAll({ after: head })).to.deep.equal([]);
+      expect(await store.readStream('fresh')).to.deep.equal([]);
+      // The refused call moved no revision: the streams take their next events where they were.
+      await store.appendMany([
+        { streamId: 'fresh', events: [ev(4)], expectedRevision: 'no_stream' },
+        { streamId: 'taken', events: [ev(5)], expectedRevision: 0 },
+      ]);
+      expect((await store.readStream('taken')).map((e) => [e.revision, e.data])).to.deep.equal([[0, { n: 0 }], [1, { n: 5 }]]);
+      expect((await store.readStream('fresh')).map((e) => [e.revision, e.data])).to.deep.equal([[0, { n: 4 }]]);
+    } finally {
+      await store.close();
+      await database.close();
+    }
+  });
+
+  it('given a stream twice in one call, then the second append is checked after the first, and the log keeps the call order', async () => {
+    const database = await freshDatabase();
+    const store = createPostgresEventStore(database.db);
+    try {
+      const head = await store.headPosition();
+      const result = await store.appendMany([
+        { streamId: 'twice', events: [ev(1), ev(2)], expectedRevision: 'no_stream' },
+        { streamId: 'other', events: [ev(3)], expectedRevision: 'any' },
+        { streamId: 'twice', events: [ev(4)], expectedRevision: 1 },
+      ]);
+      expect(result.nextRevision).to.equal(2);
+      const log = await store.readAll({ after: head });
+      expect(log.map((e) => [e.streamId, e.revision, e.data])).to.deep.equal([
+        ['twice', 0, { n: 1 }], ['twice', 1, { n: 2 }], ['other', 0, { n: 3 }], ['twice', 2, { n: 4 }],
+      ]);
+      const stale = await store.appendMany([
+        { streamId: 'twice', events: [ev(5)], expectedRevision: 2 },
+        { streamId: 'twice', events: [ev(6)], expectedRevision: 2 },
+      ]).catch((error: unknown) => error);
+      expect(stale).to.be.instanceOf(WrongExpectedVersionError);
+      expect(stale).to.include({ streamId: 'twice', expected: 2, actual: 3 });
+      expect(await store.readStream('twice')).to.have.length(3);
+    } finally {
+      await store.close();
+      await database.close();
+    }
+  });
+});
 
 describe('postgres adapter: readers that need few types', () => {
   it('do not carry the data of the other events', async () => {

@@ -23,8 +23,8 @@ export function streamerRoutes(state: StreamerFakeState) {
       const account = state.accountOf(req.headers.authorization);
       if (!account && !(req.path === '/audio-features' && state.appTokenValid(req.headers.authorization))) return apiError(res, 401, 'The access token expired');
       res.locals.account = account;
-      state.onPage(req.path);
-      next();
+      // A test may hold the page back until it has done something (a cancel) while the client waits for it.
+      Promise.resolve(state.onPage(req.path)).then(() => next(), next);
     });
 
     app.get('/v1/me', (_req, res) => {

@@ -41,7 +41,7 @@ export class StreamerFakeState {
   /** Applications registered since late 2024 get 403 from the audio-features endpoint. */
   audioFeaturesForbidden = true;
   /** Called on every API page served (the bench and cancel tests hook in here). */
-  onPage: (path: string) => void = () => undefined;
+  onPage: (path: string) => void | Promise<void> = () => undefined;
 
   constructor(
     readonly clientId: string,

@@ -145,13 +145,17 @@ describe('streamer sync: POST /streamer/me/sync', () => {
     smallLibrary(fake, 'gus-account');
     const { client } = await signedInAs(app, 'viewer');
     await linkStreamer(client, fake, 'gus-account');
-    let taskId: string | undefined;
-    fake.state.onPage = (path) => {
-      if (path === '/me/tracks' && taskId) void app.ctx.tasks.cancel(taskId, null);
+    let taskIdKnown!: (id: string) => void;
+    const started = new Promise<string>((resolve) => (taskIdKnown = resolve));
+    // The page of saved tracks is answered once the cancel has reached the sync: it stops at its next page, whatever the timing.
+    fake.state.onPage = async (path) => {
+      if (path === '/me/tracks') await app.ctx.tasks.cancel(await started, null);
     };
+    let taskId: string;
     try {
       const start = await client.post('/streamer/me/sync');
       taskId = start.body.task_id;
+      taskIdKnown(taskId);
       await app.ctx.tasks.idle();
     } finally {
       fake.state.onPage = () => undefined;

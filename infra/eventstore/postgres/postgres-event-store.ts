@@ -90,19 +90,14 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
     if (appends.some((a) => a.events.length === 0)) throw new Error('append needs at least one event');
     // Offsets within this call: a stream may come twice, its second append checked against the first's end.
     const counts = new Map<string, number>();
-    const checks = appends.map(({ streamId, events, expectedRevision }) => {
+    const checks: { streamId: string; expected: string; offset: number }[] = [];
+    const rows: ReturnType<typeof toRow>[] = [];
+    for (const { streamId, events, expectedRevision } of appends) {
       const offset = counts.get(streamId) ?? 0;
       counts.set(streamId, offset + events.length);
-      return { streamId, expected: String(expectedRevision), offset };
-    });
-    const offsets = new Map<string, number>();
-    const rows = appends.flatMap(({ streamId, events }) =>
-      events.map((e) => {
-        const offset = offsets.get(streamId) ?? 0;
-        offsets.set(streamId, offset + 1);
-        return toRow(streamId, offset, e);
-      }),
-    );
+      checks.push({ streamId, expected: String(expectedRevision), offset });
+      events.forEach((e, i) => rows.push(toRow(streamId, offset + i, e)));
+    }
     const ids = [...counts.keys()].sort();
     const writer = singleConnection ? sql`` : sql`cross join (select ${eventWriterLock()}) as writer`;
     const inserted = await sql<{ tx: string; gp: string; stream_id: string; stream_revision: number }>`

@@ -52,7 +52,8 @@ interface Running {
 export class TaskRunner {
   private readonly definitions = new Map<string, TaskDefinition<any>>();
   private readonly running = new Map<string, Running>();
-  private readonly settled = new Set<Promise<void>>();
+  /** What `idle()` waits for: runs and the requests being claimed. */
+  private readonly busy = new Set<Promise<void>>();
   /** How long `stop()` waits for running tasks to reach a checkpoint before it leaves them. */
   shutdownGraceMs = 10_000;
   private readonly leases: TaskLeases;
@@ -100,17 +101,29 @@ export class TaskRunner {
    * two workers received) runs nowhere twice.
    */
   async listen(): Promise<void> {
-    await this.bus.subscribe('tasks.requested', 'shared', async ({ value }) => {
-      const taskId = String(value.task_id);
-      const claimed = await this.leases.claim(taskId);
-      if (claimed === 'fresh') this.execute(taskId, String(value.name), value.params as Record<string, unknown>, (value.started_by as string | null) ?? null, null);
-      else if (claimed === 'taken-over') await this.takeOver(taskId, ORPHANED);
-      else log.debug('tasks: request for a task another worker runs', { task_id: taskId });
-    });
+    await this.bus.subscribe('tasks.requested', 'shared', ({ value }) => this.whileBusy(this.take(value)));
     await this.bus.subscribe('tasks.cancel', 'broadcast', async ({ value }) => {
       this.running.get(String(value.task_id))?.controller.abort('cancel' satisfies StopReason);
     });
     this.renewTimer = setInterval(() => void this.renewLeases(), RENEW_MS);
+  }
+
+  private async take(request: Record<string, unknown>): Promise<void> {
+    const taskId = String(request.task_id);
+    const claimed = await this.leases.claim(taskId);
+    if (claimed === 'fresh') this.execute(taskId, String(request.name), request.params as Record<string, unknown>, (request.started_by as string | null) ?? null, null);
+    else if (claimed === 'taken-over') await this.takeOver(taskId, ORPHANED);
+    else log.debug('tasks: request for a task another worker runs', { task_id: taskId });
+  }
+
+  /**
+   * Work `idle()` waits for. A request being claimed counts: its task is about to run, and `idle()`
+   * right after a start must not answer before the task has begun.
+   */
+  private whileBusy(work: Promise<void>): Promise<void> {
+    const done: Promise<void> = work.then(() => undefined, () => undefined).finally(() => this.busy.delete(done));
+    this.busy.add(done);
+    return work;
   }
 
   /**
@@ -177,9 +190,12 @@ export class TaskRunner {
     }
   }
 
-  /** Waits for the tasks this process runs (tests, shutdown). */
+  /** Waits for the tasks this process runs or is taking up (tests, shutdown). */
   async idle(): Promise<void> {
-    while (this.settled.size > 0) await Promise.all([...this.settled]);
+    // The in-process bus delivers on the next turn of the event loop: a request published just
+    // before is being taken up after this one.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.busy.size > 0) await Promise.all([...this.busy]);
   }
 
   /**
@@ -225,7 +241,7 @@ export class TaskRunner {
       // A run of its own for read-your-writes, not the request that started it.
       return unitOfWork(this.readModels(), () => definition.run(this.contextFor(taskId, params, startedBy, entry, resumedFrom)), { reactions: false });
     })();
-    const settled = run
+    const outcome = run
       .then(
         async (summary) => {
           await entry.progress.flush();
@@ -243,11 +259,8 @@ export class TaskRunner {
         () => undefined,
         (error) => log.error('tasks: could not record the outcome', { task_id: taskId, error: String(error) }),
       )
-      .finally(() => {
-        this.running.delete(taskId);
-        this.settled.delete(settled);
-      });
-    this.settled.add(settled);
+      .finally(() => this.running.delete(taskId));
+    void this.whileBusy(outcome);
   }
 
   /**

@@ -244,7 +244,7 @@ export class ProjectionRunner {
 
   /**
    * The last step read every lane up to the head of the log. A writer appending in parts (a bulk import's
-   * reconcile cuts its appends into holds of ~10 ms) would be chased part by part, each batch paying
+   * reconcile cuts its appends into holds of ~50 ms) would be chased part by part, each batch paying
    * its fixed cost (a dozen statements) for a few events: unless someone waits for the projections,
    * its next parts get a moment to join the next batch.
    */

@@ -7,6 +7,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Database } from './database.ts';
 import { log } from '../logger.ts';
 import type { ConnectionTurns } from './connection-turns.ts';
+import { preparingPool } from './named-statements.ts';
 import { type EmbeddedDatabase, type EmbeddedOptions, PGliteThread } from './pglite-thread.ts';
 
 export type Engine = 'pglite' | 'postgres';
@@ -41,7 +42,7 @@ export async function openPostgres(connectionString: string, options: PoolOption
   const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: options.acquireTimeoutMs ?? 5000 });
   // An idle connection dropped by the server (restart, admin command) must not crash the process.
   pool.on('error', (error) => log.warn('database connection lost', { error: error.message }));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
   return { db, engine: 'postgres', connectionString, close: () => db.destroy() };
 }
 

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { type CompiledQuery, type Kysely, type QueryResult, sql } from 'kysely';
 import type { Engine } from './create-db.ts';
+import { nameOf, sendNamed } from './named-statements.ts';
 
 /** SQLSTATEs: the name is taken (another handle on the same instance prepared it), the name is unknown (a new session). */
 const DUPLICATE_PREPARED = '42P05';
@@ -13,18 +13,26 @@ const preparedBy = new WeakMap<object, Set<string>>();
 
 /**
  * Runs a read the client repeats with other values (a library page, a search) as a prepared
- * statement on the embedded database. PGlite parses and plans every statement it is sent, in WASM:
- * for a page of 40 named JSON columns that cost about what running it does. Its one session keeps
- * a statement prepared by name (a hash of the text) for every later call, which sends EXECUTE with
- * the values as literals. Only for statements whose best plan does not depend on the values: after
- * a few runs the database may keep one plan for all of them. On PostgreSQL a prepared statement belongs to one pooled connection and
- * planning is cheap: the query runs as is.
+ * statement: parsed and planned once per session, not on every request. Only for statements whose
+ * best plan does not depend on the values: after a few runs the database may keep one plan for
+ * all of them.
+ *
+ * - PGlite parses and plans every statement it is sent, in WASM: for a page of 40 named JSON
+ *   columns that cost about what running it does. Its one session keeps the statement prepared by
+ *   name (a hash of the text) for every later call, which sends EXECUTE with the values as literals.
+ * - On PostgreSQL the statement goes as a named statement of the driver (`preparingPool`), which
+ *   parses it once on each pooled connection and binds the values after: a library page took
+ *   0.90 ms instead of 1.26 ms per round trip (5,000 tracks, 1,000 runs), the ceiling's SELECT 0.67.
  */
 export async function executePrepared<R>(db: Kysely<any>, engine: Engine, query: CompiledQuery<R>): Promise<QueryResult<R>> {
-  const args = engine === 'pglite' ? literals(query.parameters) : undefined;
+  if (engine === 'postgres') {
+    sendNamed(query.sql, MAX_PREPARED);
+    return db.executeQuery(query);
+  }
+  const args = literals(query.parameters);
   const names = preparedBy.get(db) ?? new Set<string>();
   preparedBy.set(db, names);
-  const name = `q_${createHash('sha1').update(query.sql).digest('hex').slice(0, 20)}`;
+  const name = nameOf(query.sql);
   if (!args || (!names.has(name) && names.size >= MAX_PREPARED)) return db.executeQuery(query);
   const execute = () => sql<R>`execute ${sql.id(name)}${args.length > 0 ? sql`(${sql.join(args.map((a) => sql.raw(a)))})` : sql``}`.execute(db);
   if (!names.has(name)) await prepare(db, name, query.sql);

@@ -37,4 +37,20 @@ describe('a read run as a prepared statement', () => {
       await database.close();
     }
   });
+
+  it('on PostgreSQL, goes as a named statement that each connection parses once, and other statements stay unnamed', async () => {
+    if (engineUnderTest !== 'postgres') return;
+    // One connection, so that the session asked is the one that ran the statements.
+    const database = await freshDatabase({ max: 1 });
+    try {
+      const { db, engine } = database;
+      const prepared = statement(db, 'z', 4);
+      for (const limit of [1, 4]) expect((await executePrepared(db, engine, statement(db, 'z', limit))).rows).to.have.length(limit);
+      await db.executeQuery(sql`select 1 as plain`.compile(db));
+      const named = await sql<{ statement: string }>`select statement from pg_prepared_statements where from_sql = false`.execute(db);
+      expect(named.rows.map((r) => r.statement)).to.deep.equal([prepared.sql]);
+    } finally {
+      await database.close();
+    }
+  });
 });

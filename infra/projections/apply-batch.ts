@@ -33,7 +33,9 @@ export function handledBy(projector: Projector, events: RecordedEvent[]): Stored
  * Should one throw, that attempt is rolled back whole and the batch runs again with each projector
  * in a savepoint of its own, so the one that throws is rolled back alone and the others' rows and
  * checkpoints still commit. A failure outside a projector (the database itself) fails the batch.
- * `checkpoint.from` is where the batch starts: checkpoints that moved past it fail the batch (CAS).
+ * `checkpoint.from` is where the batch starts: checkpoints that moved past it fail the batch (CAS:
+ * checked as the straight run writes them, and before anything else when the batch runs again, so
+ * that a second owner whose straight run failed on what the first wrote stops there).
  */
 export async function applyBatch(
   db: Kysely<Database>,
@@ -45,10 +47,9 @@ export async function applyBatch(
 ): Promise<BatchOutcome> {
   const work = projectors.map((p) => [p, handledBy(p, batch)] as [Projector, StoredEvent[]]).filter(([, handled]) => handled.length > 0);
   const straight = await inShadow(db, into?.shadow, async (trx) => {
-    const moved = moving(projectors, work, idleToo);
-    await guardCheckpoints(trx, moved.map((p) => p.name), checkpoint.from);
     for (const [projector, handled] of work) await projector.apply(trx, handled);
-    await saveCheckpoints(trx, moved.map((p) => ({ name: p.name, version: p.version, position: checkpoint.position, state: checkpoint.state })));
+    const moved = moving(projectors, work, idleToo);
+    await saveCheckpoints(trx, moved.map((p) => ({ name: p.name, version: p.version, position: checkpoint.position, state: checkpoint.state })), checkpoint.from);
     await into?.then?.(trx, projectors);
     return { applied: work, failed: [] } satisfies BatchOutcome;
   }).catch((error: unknown) => {

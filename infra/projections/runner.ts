@@ -7,7 +7,7 @@ import { inBackground } from '../db/work-class.ts';
 import { type EventStore, type Position, type RecordedEvent, START, comparePositions } from '../eventstore/event-store.ts';
 import { type BatchOutcome, applyBatch } from './apply-batch.ts';
 import { BatchSizer } from './batch-sizer.ts';
-import { CheckpointMoved, guardCheckpoints, readCheckpoints, saveCheckpoints } from './checkpoints.ts';
+import { CheckpointMoved, readCheckpoints, saveCheckpoints } from './checkpoints.ts';
 import { type Lane, lanesAtStart, leaderOf, mergeLanes, promoteLeader } from './lanes.ts';
 import { type Shadow, createShadow, dropLeftoverShadows, dropShadow, dropTables, swapIn } from './shadow.ts';
 import { type Projector, type StoredEvent, projectorsHandling } from './projector.ts';
@@ -262,8 +262,7 @@ export class ProjectionRunner {
     const lanes = this.lanes.filter((l) => !l.failure && !l.shadow && l.projectors.length > 0);
     await this.db.transaction().execute(async (trx) => {
       for (const lane of lanes) {
-        await guardCheckpoints(trx, lane.projectors.map((p) => p.name), lane.position);
-        await saveCheckpoints(trx, lane.projectors.map((p) => ({ name: p.name, version: p.version, position: lane.position, state: lane.rebuilding ? 'rebuilding' : 'live' })));
+        await saveCheckpoints(trx, lane.projectors.map((p) => ({ name: p.name, version: p.version, position: lane.position, state: lane.rebuilding ? 'rebuilding' : 'live' })), lane.position);
       }
     });
     this.idleBehind = false;

@@ -116,6 +116,14 @@ export interface SubscribeOptions extends DataSelection {
    * handles); it still finds the others, later, on its next poll. Absent: every append wakes it.
    */
   wakeFor?: readonly string[];
+  /**
+   * The reader acts on events of these types only (a reactor): an adapter may leave the others out
+   * of the batches, and then calls `passed` with a position it has read up to where no batch says
+   * so (a run of other events), waiting for it before it goes on. An adapter that delivers every
+   * event need not call it.
+   */
+  onlyTypes?: readonly string[];
+  passed?: (position: Position) => Promise<void>;
 }
 
 /**

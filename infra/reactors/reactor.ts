@@ -92,23 +92,34 @@ export function startReactor(ctx: AppContext, reactor: Reactor, moved: () => voi
     }
     reached(after);
     if (stopped) return;
-    // Woken by appends of what it handles only (it reads past the others on its next poll): a read
-    // on every append would queue ahead of the projections' read that the writer waits for.
-    subscription = ctx.store.subscribeToAll({ after, batchSize: 200, withDataOf: reactor.handles, wakeFor: reactor.handles });
     let savedAt = Date.now();
+    const moveTo = async (position: Position, acted: boolean) => {
+      if (acted || Date.now() - savedAt > IDLE_CHECKPOINT_MS) {
+        await moveCheckpoint(ctx, reactor.name, after!, position);
+        after = position;
+        savedAt = Date.now();
+      }
+      reached(position);
+    };
+    // Woken by appends of what it handles only (it reads past the others on its next poll): a read
+    // on every append would queue ahead of the projections' read that the writer waits for. Only
+    // what it handles is read (where the store can filter: the others are most of a busy log, a
+    // bulk import's thousands of events); `passed` says how far it read past the others.
+    subscription = ctx.store.subscribeToAll({
+      after,
+      batchSize: 200,
+      withDataOf: reactor.handles,
+      wakeFor: reactor.handles,
+      onlyTypes: reactor.handles,
+      passed: (position) => moveTo(position, false),
+    });
     for await (const batch of subscription) {
       const mine = batch.filter((e) => handles.has(e.type)) as StoredEvent[];
       for (const event of mine) {
         if (stopped) return;
         await reactOnce(ctx, reactor, event, () => stopped);
       }
-      const last = batch[batch.length - 1]!.position;
-      if (mine.length > 0 || Date.now() - savedAt > IDLE_CHECKPOINT_MS) {
-        await moveCheckpoint(ctx, reactor.name, after, last);
-        after = last;
-        savedAt = Date.now();
-      }
-      reached(last);
+      await moveTo(batch[batch.length - 1]!.position, mine.length > 0);
     }
   }).catch((error) => {
     log.error('reactor: stopped on an error', { reactor: reactor.name, error: (error as Error).message });

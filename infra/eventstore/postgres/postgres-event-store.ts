@@ -129,8 +129,9 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
     return { nextRevision, position: { commit: BigInt(last.tx), prepare: BigInt(last.gp) } };
   }
 
-  async function readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+  async function readAll(options: ReadAllOptions & { types?: readonly string[] } = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? START;
+    const { types } = options;
     const horizon = await visibleHorizon();
     const rows = await db
       .selectFrom('events')
@@ -138,11 +139,25 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
       .select([sql<string>`transaction_id::text`.as('tx'), sql<string>`global_position::text`.as('gp')])
       .where(sql<boolean>`(transaction_id, global_position) > (${after.commit < 0n ? '0' : after.commit.toString()}::xid8, ${after.prepare.toString()}::bigint)`)
       .where(sql<boolean>`transaction_id < ${horizon}`)
+      .$if(types !== undefined, (qb) => qb.where('event_type', 'in', types!.length > 0 ? types! : ['']))
       .orderBy('transaction_id')
       .orderBy('global_position')
       .limit(options.maxCount ?? 1000)
       .execute();
     return rows.map(fromRow);
+  }
+
+  async function headPosition(): Promise<Position> {
+    const horizon = await visibleHorizon();
+    const row = await db
+      .selectFrom('events')
+      .select([sql<string>`transaction_id::text`.as('tx'), sql<string>`global_position::text`.as('gp')])
+      .where(sql<boolean>`transaction_id < ${horizon}`)
+      .orderBy('transaction_id', 'desc')
+      .orderBy('global_position', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? { commit: BigInt(row.tx), prepare: BigInt(row.gp) } : START;
   }
 
   return {
@@ -168,21 +183,13 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
         after: options.after ?? START,
         batchSize: options.batchSize ?? 500,
         withDataOf: options.withDataOf,
+        onlyTypes: options.onlyTypes,
+        headPosition,
+        passed: options.passed,
         waitForAppend: (signal) => waitForAppend(appended, signal, POLL_MS, options.wakeFor),
       });
     },
-    async headPosition(): Promise<Position> {
-      const horizon = await visibleHorizon();
-      const row = await db
-        .selectFrom('events')
-        .select([sql<string>`transaction_id::text`.as('tx'), sql<string>`global_position::text`.as('gp')])
-        .where(sql<boolean>`transaction_id < ${horizon}`)
-        .orderBy('transaction_id', 'desc')
-        .orderBy('global_position', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      return row ? { commit: BigInt(row.tx), prepare: BigInt(row.gp) } : START;
-    },
+    headPosition,
     async close() {
       appended.removeAllListeners();
     },

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { WrongExpectedVersionError } from '../../../infra/eventstore/event-store.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type Position, type RecordedEvent, WrongExpectedVersionError, comparePositions } from '../../../infra/eventstore/event-store.ts';
 import { createPostgresEventStore, eventWriterLock } from '../../../infra/eventstore/postgres/postgres-event-store.ts';
 import { engineUnderTest, freshDatabase } from '../../support/database.ts';
 import { eventStoreContract } from './event-store.contract.ts';
@@ -88,6 +89,42 @@ describe('postgres adapter: readers that need few types', () => {
       const [, full] = await store.readAll();
       expect(full!.data).to.deep.equal({ rows: 'x'.repeat(10_000) });
     } finally {
+      await store.close();
+      await database.close();
+    }
+  });
+});
+
+describe('postgres adapter: a subscriber that acts on few types', () => {
+  it('gets only those, and is told how far it read past the others, as the log grows', async () => {
+    const database = await freshDatabase();
+    const store = createPostgresEventStore(database.db);
+    const other = (n: number) => ({ type: 'Other', data: { n } });
+    const passed: Position[] = [];
+    const seen: RecordedEvent[] = [];
+    const subscription = store.subscribeToAll({ batchSize: 2, onlyTypes: ['Wanted'], passed: async (p) => void passed.push(p) });
+    const until = async (done: () => boolean) => {
+      for (let i = 0; i < 200 && !done(); i++) await sleep(25);
+    };
+    try {
+      await store.append('log-1', [{ type: 'Wanted', data: { n: 1 } }, other(1), other(2), { type: 'Wanted', data: { n: 2 } }, { type: 'Wanted', data: { n: 3 } }, other(3)], 'no_stream');
+      const reading = (async () => {
+        for await (const batch of subscription) seen.push(...batch);
+      })();
+      const first = await store.headPosition();
+      await until(() => passed.some((p) => comparePositions(p, first) === 0));
+      expect(seen.map((e) => e.data)).to.deep.equal([{ n: 1 }, { n: 2 }, { n: 3 }]);
+      expect(passed.at(-1)).to.deep.equal(first);
+      // Given only other events after, when they are appended, then the reader is told it passed them.
+      await store.append('log-2', [other(4), other(5)], 'no_stream');
+      const second = await store.headPosition();
+      await until(() => passed.some((p) => comparePositions(p, second) === 0));
+      expect(passed.at(-1)).to.deep.equal(second);
+      expect(seen).to.have.length(3);
+      await subscription.stop();
+      await reading;
+    } finally {
+      await subscription.stop();
       await store.close();
       await database.close();
     }

@@ -58,8 +58,9 @@ export function reconcileMany(ctx: AppContext, observations: Observation[], acto
 
 /**
  * On the embedded database a request waits for the append under way: a batch appends in parts of
- * about this long (half a projection batch: see runnerOptions in infra/service.ts), cut between observations (each observation's events commit together; a part
- * that fails retries the batch, which finds the earlier parts' claims and adds nothing for them).
+ * about this long (half a projection batch: see runnerOptions in infra/service.ts), cut between
+ * observations (each observation's events commit together; a part that fails retries the batch,
+ * which finds the earlier parts' claims and adds nothing for them).
  */
 const EMBEDDED_APPEND_MS = 50;
 const embeddedAppends = new HoldBudget(() => EMBEDDED_APPEND_MS, { min: 20, max: 2000, start: 200 });

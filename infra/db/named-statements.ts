@@ -11,11 +11,6 @@ export function sendNamed(text: string, most: number): void {
   if (namedTexts.size < most) namedTexts.add(text);
 }
 
-interface QueryConfig {
-  text: string;
-  values?: unknown[];
-  name?: string;
-}
 interface Queryable {
   query(...args: unknown[]): unknown;
 }
@@ -34,7 +29,7 @@ export function preparingPool<C extends Queryable>(pool: { connect(): Promise<C>
         const query = client.query.bind(client);
         client.query = (...args: unknown[]) => {
           const [text, values] = args;
-          if (typeof text === 'string' && namedTexts.has(text)) return query({ name: nameOf(text), text, values: values as unknown[] } satisfies QueryConfig);
+          if (typeof text === 'string' && namedTexts.has(text)) return query({ name: nameOf(text), text, values });
           return query(...args);
         };
         client[PREPARING] = true;

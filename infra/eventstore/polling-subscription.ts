@@ -1,8 +1,10 @@
 import { type AllSubscription, type DataSelection, type Position, type ReadAllOptions, type RecordedEvent, comparePositions } from './event-store.ts';
 
+/** A read of the log that may keep only the events of `types` (the others are left out). */
+export type TypedReadOptions = ReadAllOptions & { types?: readonly string[] };
+
 interface PollingOptions extends DataSelection {
-  /** `types`: only events of these types (the others are left out). */
-  readAll(options: ReadAllOptions & { types?: readonly string[] }): Promise<RecordedEvent[]>;
+  readAll(options: TypedReadOptions): Promise<RecordedEvent[]>;
   after: Position;
   /** With `headPosition`: reads only these types, and tells `passed` how far it read past the others. */
   onlyTypes?: readonly string[];

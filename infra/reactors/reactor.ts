@@ -85,17 +85,15 @@ export function startReactor(ctx: AppContext, reactor: Reactor, moved: () => voi
   const handled = new ProjectorWaiters([reactor.name]);
   const reached = (position: Position) => handled.update(new Map([[reactor.name, position]]));
   const loop = inBackground(async () => {
-    let after = await readCheckpoint(ctx, reactor.name);
-    if (!after) {
-      after = await ctx.store.headPosition();
-      await saveCheckpoint(ctx, reactor.name, after);
-    }
+    const stored = await readCheckpoint(ctx, reactor.name);
+    let after = stored ?? (await ctx.store.headPosition());
+    if (!stored) await saveCheckpoint(ctx, reactor.name, after);
     reached(after);
     if (stopped) return;
     let savedAt = Date.now();
     const moveTo = async (position: Position, acted: boolean) => {
       if (acted || Date.now() - savedAt > IDLE_CHECKPOINT_MS) {
-        await moveCheckpoint(ctx, reactor.name, after!, position);
+        await moveCheckpoint(ctx, reactor.name, after, position);
         after = position;
         savedAt = Date.now();
       }

@@ -10,7 +10,6 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type Position,
-  type ReadAllOptions,
   type ReadStreamOptions,
   type RecordedEvent,
   START,
@@ -18,7 +17,7 @@ import {
   type SubscribeOptions,
   WrongExpectedVersionError,
 } from '../event-store.ts';
-import { pollingSubscription } from '../polling-subscription.ts';
+import { type TypedReadOptions, pollingSubscription } from '../polling-subscription.ts';
 import { recordsetOf } from '../../db/json-rows.ts';
 
 const POLL_MS = 250;
@@ -129,7 +128,7 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
     return { nextRevision, position: { commit: BigInt(last.tx), prepare: BigInt(last.gp) } };
   }
 
-  async function readAll(options: ReadAllOptions & { types?: readonly string[] } = {}): Promise<RecordedEvent[]> {
+  async function readAll(options: TypedReadOptions = {}): Promise<RecordedEvent[]> {
     const after = options.after ?? START;
     const { types } = options;
     const horizon = await visibleHorizon();

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { WithoutMeta } from '../../shared/commands.ts';
 import { monotonicFactory } from 'ulid';
+import { ulidRandom } from '../../shared/ids.ts';
 import { taskStream } from '../../shared/streams.ts';
 import { messageOf } from '../../shared/errors.ts';
 import * as taskDecider from './task.decider.ts';
@@ -37,7 +38,7 @@ class AlreadyEnded extends Error {}
 let runners = 0;
 
 /** Task ids sort by start even within one millisecond, so "newest first" is well defined. */
-const nextTaskId = monotonicFactory();
+const nextTaskId = monotonicFactory(ulidRandom);
 
 interface Running {
   controller: AbortController;

@@ -1,4 +1,4 @@
-import { type Insertable, type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Insertable, type QueryCreator, type RawBuilder, sql } from 'kysely';
 import type { Database } from './database.ts';
 
 /**
@@ -13,7 +13,7 @@ import type { Database } from './database.ts';
  * `jsonText` names columns whose values are JSON text already (jsonb written as `JSON.stringify`
  * output): they go into the parameter as JSON, not as strings.
  */
-export function insertJsonRows<T extends keyof Database & string>(db: Kysely<Database>, table: T, rows: readonly Insertable<Database[T]>[], jsonText: ReadonlySet<string> = NONE) {
+export function insertJsonRows<T extends keyof Database & string>(db: QueryCreator<Database>, table: T, rows: readonly Insertable<Database[T]>[], jsonText: ReadonlySet<string> = NONE) {
   const columns = [...new Set(rows.flatMap((row) => Object.keys(row as object)))];
   return db
     .insertInto(table)

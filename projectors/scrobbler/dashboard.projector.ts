@@ -88,11 +88,24 @@ async function applyImports(trx: Trx, events: Imported[]): Promise<void> {
   const delta = new Delta();
   for (let i = 0; i < rows.length; i += CHUNK) {
     const chunk = rows.slice(i, i + CHUNK);
-    const fresh = await insertJsonRows(trx, 'dashboard_scrobbles', chunk).onConflict((oc) => oc.doNothing()).returning(['user_key', 'scrobble_id']).execute();
-    const isFresh = new Set(fresh.map((r) => `${r.user_key}|${r.scrobble_id}`));
-    for (const row of chunk) if (isFresh.has(`${row.user_key}|${row.scrobble_id}`)) delta.scrobble(row, 1);
+    const fresh = await freshScrobbles(trx, chunk);
+    for (const row of chunk) if (!fresh || fresh.has(`${row.user_key}|${row.scrobble_id}`)) delta.scrobble(row, 1);
   }
   await flushDelta(trx, delta);
+}
+
+/**
+ * Records the rows and answers the ones that were new, or undefined when all were (an import's
+ * usual page): the database names them only when some were counted before, so a page's rows do
+ * not cross back to this thread just to be recognised.
+ */
+async function freshScrobbles(trx: Trx, rows: ScrobbleRow[]): Promise<Set<string> | undefined> {
+  const [written] = await trx
+    .with('written', (db) => insertJsonRows(db, 'dashboard_scrobbles', rows).onConflict((oc) => oc.doNothing()).returning(['user_key', 'scrobble_id']))
+    .selectFrom('written')
+    .select(sql<[string, string][] | null>`case when count(*) < ${rows.length} then coalesce(json_agg(json_build_array(user_key, scrobble_id)), '[]') end`.as('fresh'))
+    .execute();
+  return written?.fresh ? new Set(written.fresh.map(([user, id]) => `${user}|${id}`)) : undefined;
 }
 
 /** The mirror exists from its first imported page on, even an empty one. */

@@ -59,7 +59,7 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & Handled
 async function imported(trx: Transaction<Database>, data: Imported): Promise<void> {
   const key = usernameKey(data.username);
   const at = new Date(data.at);
-  let written: { uts: string | number; invalid_kind: string | null }[] = [];
+  let written = { all: 0, valid: 0, newest: null as number | null, oldest: null as number | null };
   if (data.scrobbles.length > 0) {
     const rows = data.scrobbles.map((s) => ({
       ...s,
@@ -71,28 +71,37 @@ async function imported(trx: Transaction<Database>, data: Imported): Promise<voi
       invalid_kind: classifyScrobble(s.uts, at.getTime()),
       imported_at: at,
     }));
-    written = await insertJsonRows(trx, 'scrobbles', rows).onConflict((oc) => oc.column('scrobble_id').doNothing()).returning(['uts', 'invalid_kind']).execute();
+    // Counted where they are written: the page's rows need not cross back to this thread.
+    const [counted] = await trx
+      .with('written', (db) => insertJsonRows(db, 'scrobbles', rows).onConflict((oc) => oc.column('scrobble_id').doNothing()).returning(['uts', 'invalid_kind']))
+      .selectFrom('written')
+      .select([
+        sql<string>`count(*)`.as('all'),
+        sql<string>`count(*) filter (where invalid_kind is null)`.as('valid'),
+        sql<string | null>`max(uts) filter (where invalid_kind is null)`.as('newest'),
+        sql<string | null>`min(uts) filter (where invalid_kind is null)`.as('oldest'),
+      ])
+      .execute();
+    const { all, valid, newest, oldest } = counted!;
+    written = { all: Number(all), valid: Number(valid), newest: newest === null ? null : Number(newest), oldest: oldest === null ? null : Number(oldest) };
   }
-  const valid = written.filter((r) => r.invalid_kind === null).map((r) => Number(r.uts));
-  const newest = valid.length ? Math.max(...valid) : null;
-  const oldest = valid.length ? Math.min(...valid) : null;
   const refreshed = data.task_id === null ? at : null;
   await trx
     .insertInto('scrobble_mirror')
     .values({
       username_key: key,
       scrobbler_username: data.scrobbler_username,
-      scrobble_count: written.length,
-      valid_count: valid.length,
-      newest_uts: newest,
-      oldest_uts: oldest,
+      scrobble_count: written.all,
+      valid_count: written.valid,
+      newest_uts: written.newest,
+      oldest_uts: written.oldest,
       last_imported_at: at,
       last_refreshed_at: refreshed,
     })
     .onConflict((oc) =>
       oc.columns(['username_key', 'scrobbler_username']).doUpdateSet({
-        scrobble_count: sql`scrobble_mirror.scrobble_count + ${written.length}`,
-        valid_count: sql`scrobble_mirror.valid_count + ${valid.length}`,
+        scrobble_count: sql`scrobble_mirror.scrobble_count + ${written.all}`,
+        valid_count: sql`scrobble_mirror.valid_count + ${written.valid}`,
         newest_uts: sql`greatest(scrobble_mirror.newest_uts, excluded.newest_uts)`,
         oldest_uts: sql`least(scrobble_mirror.oldest_uts, excluded.oldest_uts)`,
         last_imported_at: at,

@@ -40,6 +40,7 @@ import * as libraryFilterOrders from './0186-library-filter-orders.ts';
 import * as listJson from './0187-list-json.ts';
 import * as playableStatistics from './0188-playable-statistics.ts';
 import * as eventStoreExpect from './0190-event-store-expect.ts';
+import * as dashboardEntityIndexes from './0191-dashboard-entity-indexes.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -84,6 +85,7 @@ const migrations: Record<string, Migration> = {
   '0187-list-json': listJson,
   '0188-playable-statistics': playableStatistics,
   '0190-event-store-expect': eventStoreExpect,
+  '0191-dashboard-entity-indexes': dashboardEntityIndexes,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

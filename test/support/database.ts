@@ -34,13 +34,14 @@ export async function freshDatabase(pool: PoolOptions = {}): Promise<DatabaseHan
     };
   }
   const pglite = idlePGlites.pop() ?? (await openPGlite({ loadDataDir: await (pgliteTemplate ??= createPGliteTemplate()) })).pglite!;
-  const dialect = new PGliteDialect(pglite);
-  const db = new Kysely<Database>({ dialect });
   let closed = false;
+  const mine = fenced(pglite, () => !closed);
+  const dialect = new PGliteDialect(mine);
+  const db = new Kysely<Database>({ dialect });
   return {
     db,
     engine: 'pglite',
-    pglite,
+    pglite: mine,
     // The service follows requests on it as on its own database (background work yields to them).
     turns: dialect.turns,
     async close() {
@@ -53,6 +54,29 @@ export async function freshDatabase(pool: PoolOptions = {}): Promise<DatabaseHan
       idlePGlites.push(pglite);
     },
   };
+}
+
+/**
+ * The instance as one file uses it. Once the file closed its handle, a call from work its service
+ * left running (a batch or a task cut at stop) fails here instead of reaching the instance the next
+ * file now uses: a statement of that work that failed there left the next file's first transaction
+ * aborted. Closing the instance itself (takeDown) still goes through.
+ */
+function fenced(pglite: EmbeddedDatabase, open: () => boolean): EmbeddedDatabase {
+  const guard =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      open() ? call(...args) : Promise.reject(new Error('this test file closed its database'));
+  return {
+    query: guard(pglite.query.bind(pglite)),
+    exec: guard(pglite.exec.bind(pglite)),
+    ...(pglite.beginWith ? { beginWith: guard(pglite.beginWith.bind(pglite)) } : {}),
+    dumpDataDir: guard(pglite.dumpDataDir.bind(pglite)),
+    close: () => pglite.close(),
+    get closed() {
+      return pglite.closed;
+    },
+  } as EmbeddedDatabase;
 }
 
 const idlePGlites: EmbeddedDatabase[] = [];

@@ -12,10 +12,11 @@ const MAX_PREPARED = 300;
 const preparedBy = new WeakMap<object, Set<string>>();
 
 /**
- * Runs a read the client repeats with other values (a library page, a search) as a prepared
- * statement: parsed and planned once per session, not on every request. Only for statements whose
- * best plan does not depend on the values: after a few runs the database may keep one plan for
- * all of them.
+ * Runs a statement repeated with other values (a library page, a search, the log's append) as a
+ * prepared statement: parsed and planned once per session, not on every call. Only for statements
+ * whose best plan does not depend on the values: after a few runs the database may keep one plan
+ * for all of them. Not inside a transaction: a name another handle prepared is refused there, and
+ * the refusal would abort it.
  *
  * - PGlite parses and plans every statement it is sent, in WASM: for a page of 40 named JSON
  *   columns that cost about what running it does. Its one session keeps the statement prepared by
@@ -61,12 +62,18 @@ function literals(values: readonly unknown[]): string[] | undefined {
     if (value === null) out.push('null');
     else if (typeof value === 'number' && Number.isFinite(value)) out.push(String(value));
     else if (typeof value === 'boolean') out.push(String(value));
-    // standard_conforming_strings is on: only the quote needs doubling.
-    else if (typeof value === 'string' && !value.includes('\0')) out.push(`'${value.replaceAll("'", "''")}'`);
+    else if (typeof value === 'string' && !value.includes('\0')) out.push(quoted(value));
+    else if (Array.isArray(value) && value.every(isArrayItem)) out.push(quoted(`{${value.map(arrayItem).join(',')}}`));
     else return undefined;
   }
   return out;
 }
+
+// standard_conforming_strings is on: only the quote needs doubling.
+const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
+const isArrayItem = (v: unknown) => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && !v.includes('\0'));
+/** An element of an array's text form: numbers as they print, strings double-quoted with `"` and `\` escaped. */
+const arrayItem = (v: unknown) => (typeof v === 'number' ? String(v) : `"${(v as string).replace(/["\\]/g, '\\$&')}"`);
 
 function codeOf(error: unknown): unknown {
   return (error as { code?: unknown } | null)?.code;

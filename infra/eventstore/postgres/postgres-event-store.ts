@@ -20,6 +20,7 @@ import {
 } from '../event-store.ts';
 import { type TypedReadOptions, pollingSubscription } from '../polling-subscription.ts';
 import { recordsetOf } from '../../db/json-rows.ts';
+import { executePrepared } from '../../db/prepared.ts';
 
 const POLL_MS = 250;
 /** The columns toRow writes as JSON text. */
@@ -83,9 +84,12 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
    * PostgreSQL it takes the event-writer lock first, see visibleHorizon), checks each expected
    * revision against the revision before (event_store_expect, migration 0190: a mismatch is an
    * error, and the statement writes nothing), and inserts the events after it, in order. Its text
-   * is the same whatever it carries (arrays, JSON rows: see ../../db/json-rows.ts). It answers one
-   * row, the position and the last stream's revision: rows that cross back cost PGlite more than
-   * aggregating them where they are written.
+   * is the same whatever it carries (arrays, JSON rows: see ../../db/json-rows.ts), so it is
+   * prepared once (../../db/prepared.ts): planning it took 0.6 ms of a 100-event append on PGlite,
+   * and in alternating runs appends went from 0.53-0.58 to 0.59-0.60 times the raw INSERT ceiling
+   * there, from 0.53 to 0.56 on PostgreSQL. It answers one row, the position and the last
+   * stream's revision: rows that cross back cost PGlite more than aggregating them where they are
+   * written.
    */
   async function appendMany(appends: StreamAppend[]): Promise<AppendResult> {
     if (appends.length === 0) throw new Error('appendMany needs at least one stream');
@@ -103,7 +107,7 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
     const ids = [...counts.keys()].sort();
     const writer = singleConnection ? sql`` : sql`cross join (select ${eventWriterLock()}) as writer`;
     const lastStream = appends[appends.length - 1]!.streamId;
-    const inserted = await sql<{ tx: string; gp: string; revision: number }>`
+    const statement = sql<{ tx: string; gp: string; revision: number }>`
       with totals as (select * from unnest(${ids}::text[], ${ids.map((id) => counts.get(id)!)}::int[]) as t(stream_id, n)),
       moved as (
         insert into streams (stream_id, revision)
@@ -125,7 +129,8 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
       select max(transaction_id::text) as tx, max(global_position)::text as gp,
         max(stream_revision) filter (where stream_id = ${lastStream}) as revision
       from written`
-      .execute(db)
+      .compile(db);
+    const inserted = await executePrepared(db, singleConnection ? 'pglite' : 'postgres', statement)
       .catch((error: unknown) => {
         throw wrongExpectedVersion(error) ?? error;
       });

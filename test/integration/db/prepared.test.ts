@@ -22,6 +22,22 @@ describe('a read run as a prepared statement', () => {
     }
   });
 
+  it('passes arrays of text and numbers as they were, whatever their strings hold', async () => {
+    // One connection on PostgreSQL, so that the session asked is the one that prepared it.
+    const database = await freshDatabase({ max: 1 });
+    try {
+      const { db, engine } = database;
+      const texts = ['plain', "it's", 'a "quoted" word', 'back\\slash', 'comma, {braces}', '', 'NULL', 'ünï'];
+      const numbers = [0, -3, 2.5, 1e6];
+      const arrays = sql<{ texts: string[]; numbers: number[] }>`select ${texts}::text[] as texts, ${numbers}::float8[] as numbers`.compile(db);
+      expect((await executePrepared(db, engine, arrays)).rows).to.deep.equal([{ texts, numbers }]);
+      const prepared = await sql<{ n: number }>`select count(*)::int as n from pg_prepared_statements where statement like '%as numbers%'`.execute(db);
+      expect(prepared.rows[0]!.n).to.equal(1);
+    } finally {
+      await database.close();
+    }
+  });
+
   it('on the embedded database, prepares again when the session forgot it, and takes over a name another handle prepared', async () => {
     if (engineUnderTest !== 'pglite') return;
     const database = await freshDatabase();

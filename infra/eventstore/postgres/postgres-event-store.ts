@@ -48,6 +48,8 @@ export interface PostgresEventStoreOptions {
 export function createPostgresEventStore(db: Kysely<Database>, { singleConnection = false }: PostgresEventStoreOptions = {}): EventStore {
   const appended = new EventEmitter();
   appended.setMaxListeners(0);
+  // Its reads and appends are prepared statements, each parsed and planned once per session.
+  const engine = singleConnection ? 'pglite' : 'postgres';
 
   /**
    * The transaction id below which every transaction that appends events has ended. Such a
@@ -61,7 +63,7 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
    */
   async function visibleHorizon() {
     if (singleConnection) return sql`pg_snapshot_xmin(pg_current_snapshot())`;
-    const { rows } = await sql<{ horizon: string }>`
+    const query = sql<{ horizon: string }>`
       select least(
         pg_snapshot_xmax(snap.s)::text::bigint,
         (select min(x::text::bigint) from pg_snapshot_xip(snap.s) as x
@@ -73,7 +75,8 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
               and lock.classid = ${EVENT_WRITER_LOCK[0]} and lock.objid = ${EVENT_WRITER_LOCK[1]} and lock.objsubid = 2
               and activity.backend_xid is not null))
       )::text as horizon
-      from (select pg_current_snapshot() as s) as snap`.execute(db);
+      from (select pg_current_snapshot() as s) as snap`.compile(db);
+    const { rows } = await executePrepared(db, engine, query);
     return sql`${rows[0]!.horizon}::xid8`;
   }
 
@@ -130,7 +133,7 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
         max(stream_revision) filter (where stream_id = ${lastStream}) as revision
       from written`
       .compile(db);
-    const inserted = await executePrepared(db, singleConnection ? 'pglite' : 'postgres', statement)
+    const inserted = await executePrepared(db, engine, statement)
       .catch((error: unknown) => {
         throw wrongExpectedVersion(error) ?? error;
       });
@@ -143,7 +146,7 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
     const after = options.after ?? START;
     const { types } = options;
     const horizon = await visibleHorizon();
-    const rows = await db
+    const query = db
       .selectFrom('events')
       .select(['stream_id', 'stream_revision', 'event_id', 'event_type', 'created_at', carried('data', options), carried('metadata', options)])
       .select([sql<string>`transaction_id::text`.as('tx'), sql<string>`global_position::text`.as('gp')])
@@ -153,20 +156,22 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
       .orderBy('transaction_id')
       .orderBy('global_position')
       .limit(options.maxCount ?? 1000)
-      .execute();
+      .compile();
+    const { rows } = await executePrepared(db, engine, query);
     return rows.map(fromRow);
   }
 
   async function headPosition(): Promise<Position> {
     const horizon = await visibleHorizon();
-    const row = await db
+    const query = db
       .selectFrom('events')
       .select([sql<string>`transaction_id::text`.as('tx'), sql<string>`global_position::text`.as('gp')])
       .where(sql<boolean>`transaction_id < ${horizon}`)
       .orderBy('transaction_id', 'desc')
       .orderBy('global_position', 'desc')
       .limit(1)
-      .executeTakeFirst();
+      .compile();
+    const [row] = (await executePrepared(db, engine, query)).rows;
     return row ? { commit: BigInt(row.tx), prepare: BigInt(row.gp) } : START;
   }
 
@@ -175,7 +180,7 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
     append: (streamId, events, expectedRevision) => appendMany([{ streamId, events, expectedRevision }]),
     appendMany,
     async readStream(streamId: string, options: ReadStreamOptions = {}) {
-      const rows = await db
+      const query = db
         .selectFrom('events')
         .select(['stream_id', 'stream_revision', 'event_id', 'event_type', 'created_at', carried('data', {}), carried('metadata', {})])
         .select([sql<string>`transaction_id::text`.as('tx'), sql<string>`global_position::text`.as('gp')])
@@ -183,8 +188,8 @@ export function createPostgresEventStore(db: Kysely<Database>, { singleConnectio
         .where('stream_revision', '>=', options.fromRevision ?? 0)
         .orderBy('stream_revision')
         .limit(options.maxCount ?? 100_000)
-        .execute();
-      return rows.map(fromRow);
+        .compile();
+      return (await executePrepared(db, engine, query)).rows.map(fromRow);
     },
     readAll,
     subscribeToAll(options: SubscribeOptions = {}): AllSubscription {

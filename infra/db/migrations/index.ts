@@ -41,6 +41,7 @@ import * as listJson from './0187-list-json.ts';
 import * as playableStatistics from './0188-playable-statistics.ts';
 import * as eventStoreExpect from './0190-event-store-expect.ts';
 import * as dashboardEntityIndexes from './0191-dashboard-entity-indexes.ts';
+import * as trackGenres from './0192-track-genres.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -86,6 +87,7 @@ const migrations: Record<string, Migration> = {
   '0188-playable-statistics': playableStatistics,
   '0190-event-store-expect': eventStoreExpect,
   '0191-dashboard-entity-indexes': dashboardEntityIndexes,
+  '0192-track-genres': trackGenres,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

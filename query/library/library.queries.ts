@@ -52,7 +52,7 @@ export async function libraryPage({ db, engine }: Reader, kind: Kind, query: Lib
   const variant = JSON.stringify([kind, query.sort, query.filter ?? 'all', query.genre?.trim().toLowerCase() ?? '', query.q?.trim() ? foldName(query.q) : '', query.page_size]);
   const memo = recall(db, variant);
   // A genre few rows carry (as last counted, at any revision: the choice is of a plan, not of an answer) is read from its albums.
-  const fewInGenre = memo !== undefined && memo.total <= FEW_IN_GENRE;
+  const fewInGenre = Boolean(query.genre?.trim()) && kind !== 'album' && memo !== undefined && memo.total <= FEW_IN_GENRE;
   const live = narrow(db.selectFrom('canonical_docs').where('kind', '=', kind).where(sql<boolean>`not tombstoned`), kind, query, fewInGenre);
   // Page 1 is already a range from the index's first key: its start would only add a union to plan.
   // A genre's few rows are sorted whole: skipping into them costs less than a union of ranges.

@@ -24,7 +24,7 @@ const config = loadConfig();
 const source = await openDatabase(config);
 const store = config.EVENTSTORE_URL
   ? (await import('./eventstore/eventstoredb/eventstoredb-event-store.ts')).createEventStoreDbEventStore(config.EVENTSTORE_URL)
-  : createPostgresEventStore(source.db, { singleConnection: source.engine === 'pglite' });
+  : createPostgresEventStore(source.db, { engine: source.engine });
 const scratch = await openPGlite(values.scratch ? { dataDir: values.scratch } : {});
 await migrate(scratch.db);
 const summary = await replayInto(store, scratch.db, projectors, decodePosition(values.to));

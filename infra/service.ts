@@ -76,7 +76,7 @@ export async function createService(config: Config, options: ServiceOptions = {}
   // The optional engines' clients (gRPC, Kafka) load only when configured: most starts never need them.
   const engineStore = config.EVENTSTORE_URL
     ? (await import('./eventstore/eventstoredb/eventstoredb-event-store.ts')).createEventStoreDbEventStore(config.EVENTSTORE_URL)
-    : createPostgresEventStore(db, { singleConnection: database.engine === 'pglite' });
+    : createPostgresEventStore(db, { engine: database.engine });
   // Appends are recorded per request and task run, so read-your-writes waits for the projectors of what was written.
   const store: EventStore = recordingAppends(engineStore);
   const bus: Bus = config.KAFKA_BROKERS

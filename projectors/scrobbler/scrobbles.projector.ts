@@ -1,4 +1,4 @@
-import { type Transaction, sql } from 'kysely';
+import { type Insertable, type Transaction, sql } from 'kysely';
 import type { Database } from '../../infra/db/database.ts';
 import { insertJsonRows } from '../../infra/db/json-rows.ts';
 import type { Projector, StoredEvent } from '../../infra/projections/projector.ts';
@@ -59,32 +59,17 @@ async function applyOne(trx: Transaction<Database>, event: StoredEvent & Handled
 async function imported(trx: Transaction<Database>, data: Imported): Promise<void> {
   const key = usernameKey(data.username);
   const at = new Date(data.at);
-  let written = { all: 0, valid: 0, newest: null as number | null, oldest: null as number | null };
-  if (data.scrobbles.length > 0) {
-    const rows = data.scrobbles.map((s) => ({
-      ...s,
-      recorded_artist_id: s.canonical_artist_id,
-      recorded_album_id: s.canonical_album_id,
-      recorded_track_id: s.canonical_track_id,
-      username_key: key,
-      scrobbler_username: data.scrobbler_username,
-      invalid_kind: classifyScrobble(s.uts, at.getTime()),
-      imported_at: at,
-    }));
-    // Counted where they are written: the page's rows need not cross back to this thread.
-    const [counted] = await trx
-      .with('written', (db) => insertJsonRows(db, 'scrobbles', rows).onConflict((oc) => oc.column('scrobble_id').doNothing()).returning(['uts', 'invalid_kind']))
-      .selectFrom('written')
-      .select([
-        sql<string>`count(*)`.as('all'),
-        sql<string>`count(*) filter (where invalid_kind is null)`.as('valid'),
-        sql<string | null>`max(uts) filter (where invalid_kind is null)`.as('newest'),
-        sql<string | null>`min(uts) filter (where invalid_kind is null)`.as('oldest'),
-      ])
-      .execute();
-    const { all, valid, newest, oldest } = counted!;
-    written = { all: Number(all), valid: Number(valid), newest: newest === null ? null : Number(newest), oldest: oldest === null ? null : Number(oldest) };
-  }
+  const rows = data.scrobbles.map((s) => ({
+    ...s,
+    recorded_artist_id: s.canonical_artist_id,
+    recorded_album_id: s.canonical_album_id,
+    recorded_track_id: s.canonical_track_id,
+    username_key: key,
+    scrobbler_username: data.scrobbler_username,
+    invalid_kind: classifyScrobble(s.uts, at.getTime()),
+    imported_at: at,
+  }));
+  const written = rows.length > 0 ? await recorded(trx, rows) : { all: 0, valid: 0, newest: null, oldest: null };
   const refreshed = data.task_id === null ? at : null;
   await trx
     .insertInto('scrobble_mirror')
@@ -109,6 +94,26 @@ async function imported(trx: Transaction<Database>, data: Imported): Promise<voi
       }),
     )
     .execute();
+}
+
+/**
+ * Inserts the rows it does not hold yet and answers how many it wrote, how many of those are
+ * valid, and their newest and oldest times: counted where they are written, so a page's rows do
+ * not cross back to this thread.
+ */
+async function recorded(trx: Transaction<Database>, rows: Insertable<Database['scrobbles']>[]) {
+  const [counted] = await trx
+    .with('written', (db) => insertJsonRows(db, 'scrobbles', rows).onConflict((oc) => oc.column('scrobble_id').doNothing()).returning(['uts', 'invalid_kind']))
+    .selectFrom('written')
+    .select([
+      sql<string>`count(*)`.as('all'),
+      sql<string>`count(*) filter (where invalid_kind is null)`.as('valid'),
+      sql<string | null>`max(uts) filter (where invalid_kind is null)`.as('newest'),
+      sql<string | null>`min(uts) filter (where invalid_kind is null)`.as('oldest'),
+    ])
+    .execute();
+  const { all, valid, newest, oldest } = counted!;
+  return { all: Number(all), valid: Number(valid), newest: newest === null ? null : Number(newest), oldest: oldest === null ? null : Number(oldest) };
 }
 
 async function deleted(trx: Transaction<Database>, data: Deleted): Promise<void> {

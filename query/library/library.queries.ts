@@ -159,7 +159,7 @@ function narrow(docs: Docs, kind: Kind, query: LibraryQuery, fewInGenre = false)
   }
   if (query.genre?.trim()) {
     const genre = query.genre.trim().toLowerCase();
-    out = out.where(fewInGenre && kind !== 'album' ? fromGenreAlbums(kind, genre) : hasGenre(kind, genre));
+    out = out.where(fewInGenre && kind === 'track' ? tracksFromGenreAlbums(genre) : hasGenre(kind, genre));
   }
   if (query.q?.trim()) {
     const pattern = `%${foldName(query.q).replace(/[%_\\]/g, '\\$&')}%`;
@@ -182,30 +182,26 @@ export function hasGenre(kind: Kind, genre: string) {
     return sql<boolean>`(canonical_docs.genres @> ${wanted}::jsonb or exists (
       select 1 from canonical_docs a where a.kind = 'album' and a.id = canonical_docs.album_id and a.genres @> ${wanted}::jsonb))`;
   }
-  return sql<boolean>`exists (
-    select 1 from canonical_docs a
-    where a.kind = 'album' and a.artist_id = canonical_docs.id and not a.tombstoned and a.genres @> ${wanted}::jsonb)`;
+  // The genre's artists as one set: the database may start from it (few) or check the sort's rows against it (many).
+  return sql<boolean>`canonical_docs.id in (
+    select a.artist_id from canonical_docs a
+    where a.kind = 'album' and not a.tombstoned and a.genres @> ${wanted}::jsonb)`;
 }
 
-/** Up to this many rows in a genre, a page of tracks or artists starts from the genre's albums. */
+/** Up to this many rows in a genre, a page of tracks or artists is read by offset from the whole sorted set, and tracks start from the genre's albums. */
 const FEW_IN_GENRE = 2000;
 
 /**
- * `hasGenre` for a genre few tracks or artists carry, written for the plan that starts from the
- * genre's albums (their index of genres), takes their tracks (or artists) and sorts those. The
- * sort's index walked with `hasGenre` passes every row outside the genre first: a library's newest
- * tracks are often the scrobbled ones, in no genre, and page 1 of tracks by date read 9,800 of them
- * before it found 51 jazz tracks. A track's own genres are read through their index (migration
- * 0192), which holds the tracks that have some.
+ * `hasGenre` for tracks of a genre few carry, written for the plan that starts from the genre's
+ * albums (their index of genres), takes their tracks and sorts those. The sort's index walked with
+ * `hasGenre` passes every row outside the genre first: a library's newest tracks are often the
+ * scrobbled ones, in no genre, and page 1 of tracks by date read 9,800 of them before it found 51
+ * jazz tracks. A track's own genres are read through their index (migration 0192), which holds the
+ * tracks that have some. An array, not a subquery: `album_id = any(...)` is a condition on the
+ * albums' index, which the database can OR with the genres' index.
  */
-function fromGenreAlbums(kind: Exclude<Kind, 'album'>, genre: string) {
+function tracksFromGenreAlbums(genre: string) {
   const wanted = JSON.stringify([genre]);
-  if (kind === 'artist') {
-    return sql<boolean>`canonical_docs.id in (
-      select a.artist_id from canonical_docs a
-      where a.kind = 'album' and not a.tombstoned and a.genres @> ${wanted}::jsonb)`;
-  }
-  // An array, not a subquery: `album_id = any(...)` is a condition on the albums' index, which the database can OR with the genres' index.
   return sql<boolean>`(canonical_docs.album_id = any(array(select a.id from canonical_docs a where a.kind = 'album' and a.genres @> ${wanted}::jsonb))
     or (canonical_docs.kind = 'track' and canonical_docs.genres <> '[]'::jsonb and canonical_docs.genres @> ${wanted}::jsonb))`;
 }

@@ -3,6 +3,7 @@ import { ulidRandom } from '../../../shared/ids.ts';
 import { EventEmitter } from 'node:events';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../../db/database.ts';
+import type { Engine } from '../../db/create-db.ts';
 import {
   type AllSubscription,
   type AppendResult,
@@ -33,10 +34,11 @@ export const eventWriterLock = () => sql`pg_advisory_xact_lock_shared(${EVENT_WR
 
 export interface PostgresEventStoreOptions {
   /**
-   * PGlite: one connection, so no transaction is ever in progress while a read runs and the
-   * snapshot's own xmin is the horizon (no extra statement).
+   * The database under it (PostgreSQL unless told). PGlite has one connection, so no transaction
+   * is ever in progress while a read runs and the snapshot's own xmin is the horizon (no extra
+   * statement). Either way its statements are prepared (../../db/prepared.ts).
    */
-  singleConnection?: boolean;
+  engine?: Engine;
 }
 
 /**
@@ -45,11 +47,10 @@ export interface PostgresEventStoreOptions {
  * database (see visibleHorizon), so an event whose transaction commits after a later-numbered one
  * is never skipped by a subscriber that already moved past that number.
  */
-export function createPostgresEventStore(db: Kysely<Database>, { singleConnection = false }: PostgresEventStoreOptions = {}): EventStore {
+export function createPostgresEventStore(db: Kysely<Database>, { engine = 'postgres' }: PostgresEventStoreOptions = {}): EventStore {
   const appended = new EventEmitter();
   appended.setMaxListeners(0);
-  // Its reads and appends are prepared statements, each parsed and planned once per session.
-  const engine = singleConnection ? 'pglite' : 'postgres';
+  const singleConnection = engine === 'pglite';
 
   /**
    * The transaction id below which every transaction that appends events has ended. Such a

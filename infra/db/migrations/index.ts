@@ -42,6 +42,7 @@ import * as playableStatistics from './0188-playable-statistics.ts';
 import * as eventStoreExpect from './0190-event-store-expect.ts';
 import * as dashboardEntityIndexes from './0191-dashboard-entity-indexes.ts';
 import * as trackGenres from './0192-track-genres.ts';
+import * as eventLogKeys from './0193-event-log-keys.ts';
 
 /** Migrations in order; names never change once released. */
 const migrations: Record<string, Migration> = {
@@ -88,6 +89,7 @@ const migrations: Record<string, Migration> = {
   '0190-event-store-expect': eventStoreExpect,
   '0191-dashboard-entity-indexes': dashboardEntityIndexes,
   '0192-track-genres': trackGenres,
+  '0193-event-log-keys': eventLogKeys,
 };
 
 export async function migrate(db: Kysely<any>): Promise<void> {

@@ -38,7 +38,13 @@ export class HoldBudget {
   private learn(items: number, ms: number): void {
     const previous = this.last;
     this.last = { items, ms };
-    if (!previous || Math.abs(items - previous.items) < Math.max(2, previous.items / 4)) return;
+    if (!previous || Math.abs(items - previous.items) < Math.max(2, previous.items / 4)) {
+      // No slope from two holds of about one size, but their time still corrects the cost per item:
+      // else one hold that waited behind another (a request, an import's page) could teach a cost
+      // that keeps every later hold at one small size, and so is never learned again.
+      if (this.perItemMs !== undefined && items > 0) this.perItemMs = (this.perItemMs + Math.max(0, ms - this.fixedMs) / items) / 2;
+      return;
+    }
     const slope = (ms - previous.ms) / (items - previous.items);
     if (!(slope > 0)) return;
     const fixed = Math.max(0, ms - slope * items);

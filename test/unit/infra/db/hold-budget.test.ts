@@ -22,4 +22,12 @@ describe('hold budget: holds of the embedded connection sized by time', () => {
     expect(settle(new HoldBudget(() => 1000, { min: 10, max: 300, start: 100 }), 1, 0.01)).to.equal(300);
     expect(settle(new HoldBudget(() => 1, { min: 10, max: 300, start: 100 }), 0, 5)).to.equal(10);
   });
+
+  it('given one hold that waited behind another, when the holds after it keep the same size, then their times bring the size back', () => {
+    const budget = new HoldBudget(() => 100, { min: 10, max: 500, start: 500 });
+    budget.record(1, 6);
+    budget.record(10, 340);
+    expect(budget.size()).to.be.below(300);
+    expect(settle(budget, 2, 1)).to.be.within(80, 110);
+  });
 });

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { z } from 'zod';
 import type { AppContext } from '../../infra/context.ts';
 import { defineRoute } from '../../infra/http/define-route.ts';
@@ -6,13 +5,11 @@ import { OFFSET, pageQuery, queryInt } from '../../infra/http/params.ts';
 import { encodePosition } from '../../infra/eventstore/event-store.ts';
 import { LogPoint, atOrBefore, isAt } from '../../infra/eventstore/log-point.ts';
 import { docAsOf } from './as-of.ts';
-import { withRefs } from '../../projectors/canonical/canonical-docs.json.ts';
+import { searchByName } from './search.queries.ts';
 import { JsonText } from '../../infra/http/json-text.ts';
-import { executePrepared } from '../../infra/db/prepared.ts';
 import { NotFound } from '../../shared/errors.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { entityStream } from '../../shared/streams.ts';
-import { foldName } from '../../shared/names.ts';
 import { CanonicalDoc, albumTracks, findDoc, findLiveRow } from '../../projectors/canonical/canonical-docs.reads.ts';
 
 const PLURAL: Record<Kind, string> = { artist: 'artists', album: 'albums', track: 'tracks' };
@@ -42,20 +39,7 @@ function kindRoutes(kind: Kind) {
       access: 'user',
       query: z.object({ q: z.string().default(''), limit: queryInt(20, { min: 1, max: 200 }), offset: queryInt(0, OFFSET) }),
       response: z.array(CanonicalDoc),
-      handler: async ({ ctx, query }) => {
-        const folded = foldName(query.q);
-        let rows = ctx.db.selectFrom('canonical_docs').select(['id', 'list_json']).where('kind', '=', kind).where(sql<boolean>`not tombstoned`);
-        if (query.q.trim()) rows = rows.where('name_folded', 'like', `%${folded.replace(/[%_\\]/g, '\\$&')}%`);
-        const found = rows.orderBy('source_count', 'desc').orderBy('name_folded').orderBy('id').limit(query.limit).offset(query.offset);
-        // The refs in the same round trip, as docsFor would order them, for the page's rows only.
-        const refs = sql`(select coalesce(json_agg(json_build_object('source', r.source, 'external_id', r.external_id)
-          order by r.source, r.external_id), '[]') from external_refs r where r.entity_id = c.id)`;
-        // The docs as the JSON text the database holds (list_json, with the refs), sent as is: string_agg keeps the sorted subquery's order.
-        const docs = sql<{ docs: string }>`select '[' || coalesce(string_agg(${withRefs(sql.ref('c.list_json'), refs)}, ','), '') || ']' as docs from (${found}) as c`.compile(ctx.db);
-        // A name substring's best plan depends on the string (the trigram index, migration 0185, or the sort's index): planned each time.
-        const { rows: answer } = await (query.q.trim() ? ctx.db.executeQuery(docs) : executePrepared(ctx.db, ctx.engine, docs));
-        return new JsonText<CanonicalDoc[]>(answer[0]!.docs);
-      },
+      handler: async ({ ctx, query }) => new JsonText<CanonicalDoc[]>(await searchByName(ctx.db, ctx.engine, { kind, ...query })),
     }),
     defineRoute({
       method: 'get',

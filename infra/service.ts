@@ -219,15 +219,18 @@ function rebuildReadModels(runner: ProjectionRunner | undefined, sharedDb: Kysel
 }
 
 /**
- * PGlite shares one connection with the API: batches of about 100 ms there (see RunnerOptions.sliceMs).
+ * PGlite shares one connection with the API: batches of about 50 ms there (see RunnerOptions.sliceMs).
  * While the API is busy they run in bursts between runs of requests (../db/connection-turns.ts), so
  * a request waits for a batch only now and then, and a longer batch pays its fixed cost (a dozen
  * statements) over more events: measured in alternating runs, 100 ms against 20 ms made an import
- * 1.3 to 2.7 times faster and a rebuild under a request probe 1.5 times, the probe's p99 staying
- * within 1.4 times its idle p99. For the same reason a batch that reached the head of the log waits
- * up to 25 ms for more unless someone waits for the projections.
+ * 1.3 to 2.7 times faster and a rebuild under a request probe 1.5 times. Once batches could grow
+ * to their slice again (../db/hold-budget.ts no longer sticks at its minimum), 100 ms put a GET's
+ * p99 during a rebuild at 1.19-2.04 times idle in five runs, 50 ms at 0.96-1.19 in four, the rebuild
+ * at 11,600-15,600 events a second against 15,400-16,200, an import alone no slower beyond the
+ * noise. For the same reason a batch that reached the head of the log waits up to 25 ms for more
+ * unless someone waits for the projections.
  */
 function runnerOptions(engine: Engine): RunnerOptions {
   if (engine !== 'pglite') return { batchSize: 500 };
-  return { batchSize: 500, sliceMs: () => 100, gatherMs: 25 };
+  return { batchSize: 500, sliceMs: () => 50, gatherMs: 25 };
 }

@@ -12,7 +12,7 @@ import { foldName } from '../../shared/names.ts';
  * ("artist 1" in 1,115 of 2,041 artists) fills a page in the first few dozen; the planner, which
  * cannot tell from the string how many names hold it, fetched and sorted all 1,115 instead.
  */
-export const SEARCH_WALK = 500;
+const SEARCH_WALK = 500;
 
 export interface NameSearch {
   kind: Kind;

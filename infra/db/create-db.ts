@@ -7,7 +7,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import type { Database } from './database.ts';
 import { log } from '../logger.ts';
 import type { ConnectionTurns } from './connection-turns.ts';
-import { preparingPool } from './named-statements.ts';
+import { namingPool, runPreparedOn } from './named-statements.ts';
 import { type EmbeddedDatabase, type EmbeddedOptions, PGliteThread } from './pglite-thread.ts';
 
 export type Engine = 'pglite' | 'postgres';
@@ -39,11 +39,20 @@ export async function openPostgres(connectionString: string, options: PoolOption
   // int8 comes back as a number: counts, and the bigint columns holding event integers, which the
   // event schemas keep within safe integers (PGlite does the same for safe values).
   pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
-  const pool = new pg.Pool({ connectionString, max: options.max ?? 10, connectionTimeoutMillis: options.acquireTimeoutMs ?? 5000 });
-  // An idle connection dropped by the server (restart, admin command) must not crash the process.
-  pool.on('error', (error) => log.warn('database connection lost', { error: error.message }));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: preparingPool(pool) }) });
-  return { db, engine: 'postgres', connectionString, close: () => db.destroy() };
+  const max = options.max ?? 10;
+  const poolOf = (size: number) => {
+    const pool = new pg.Pool({ connectionString, max: size, connectionTimeoutMillis: options.acquireTimeoutMs ?? 5000 });
+    // An idle connection dropped by the server (restart, admin command) must not crash the process.
+    pool.on('error', (error) => log.warn('database connection lost', { error: error.message }));
+    return pool;
+  };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: poolOf(max) }) });
+  // The prepared statements' own connections (see ./named-statements.ts): queued before any statement of the connection.
+  const genericPool = poolOf(Math.ceil(max / 2));
+  genericPool.on('connect', (client) => void client.query('set plan_cache_mode = force_generic_plan').catch(() => undefined));
+  const prepared = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(genericPool) }) });
+  runPreparedOn(db, prepared);
+  return { db, engine: 'postgres', connectionString, close: async () => void (await Promise.all([db.destroy(), prepared.destroy()])) };
 }
 
 /**

@@ -1,38 +1,49 @@
 import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
 
 /** A statement's name: a hash of its text (one text, one name, in every session). */
 export const nameOf = (text: string) => `q_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
 
-/** The texts to send as named statements (executePrepared's on PostgreSQL). */
-const namedTexts = new Set<string>();
+/**
+ * Prepared statements on PostgreSQL run on a pool of their own, whose sessions keep one generic
+ * plan per statement (`plan_cache_mode = force_generic_plan`). PostgreSQL's own choice kept planning
+ * them again on every execution: the generic plan of a page (its kind a parameter) is estimated a
+ * little above the custom one, so it was never taken, and planning a page of canonical_docs (25
+ * indexes to weigh) cost 0.2-0.3 ms of its 0.5. The setting is the session's, so the statements
+ * that should be planned with their values (everything else) stay on the main pool.
+ */
+const preparedHandles = new WeakMap<object, Kysely<any>>();
 
-/** From now on `text` goes as a named statement, unless `most` texts already do. */
-export function sendNamed(text: string, most: number): void {
-  if (namedTexts.size < most) namedTexts.add(text);
+/** `prepared` runs the statements that `db` runs prepared (infra/db/prepared.ts). */
+export function runPreparedOn(db: Kysely<any>, prepared: Kysely<any>): void {
+  preparedHandles.set(db, prepared);
+}
+
+export function preparedHandleOf(db: Kysely<any>): Kysely<any> | undefined {
+  return preparedHandles.get(db);
 }
 
 interface Queryable {
   query(...args: unknown[]): unknown;
 }
-const PREPARING = Symbol('preparing');
+const NAMING = Symbol('naming');
 
 /**
- * The pool's connections send the statements `executePrepared` ran under a name (a hash of the
- * text): the driver parses a named statement once per connection and binds the values after.
- * Everything else goes as before (kysely sends text and values, which the server parses each time).
+ * The pool's connections send every statement under a name (a hash of its text): the driver parses
+ * a named statement once per connection and binds the values after, and the session keeps its plan.
  */
-export function preparingPool<C extends Queryable>(pool: { connect(): Promise<C>; end(): Promise<void> }): { connect(): Promise<C>; end(): Promise<void> } {
+export function namingPool<C extends Queryable>(pool: { connect(): Promise<C>; end(): Promise<void> }): { connect(): Promise<C>; end(): Promise<void> } {
   return {
     async connect() {
-      const client = (await pool.connect()) as C & { [PREPARING]?: true };
-      if (!client[PREPARING]) {
+      const client = (await pool.connect()) as C & { [NAMING]?: true };
+      if (!client[NAMING]) {
         const query = client.query.bind(client);
         client.query = (...args: unknown[]) => {
           const [text, values] = args;
-          if (typeof text === 'string' && namedTexts.has(text)) return query({ name: nameOf(text), text, values });
+          if (typeof text === 'string') return query({ name: nameOf(text), text, values });
           return query(...args);
         };
-        client[PREPARING] = true;
+        client[NAMING] = true;
       }
       return client;
     },

@@ -12,6 +12,7 @@ import {
 } from 'kysely';
 import { ConnectionTurns } from './connection-turns.ts';
 import { isBackground } from './work-class.ts';
+import type { Results } from '@electric-sql/pglite';
 import type { EmbeddedDatabase } from './pglite-thread.ts';
 
 /**
@@ -94,7 +95,13 @@ class PGliteConnection implements DatabaseConnection {
     const opening = this.opening;
     this.opening = undefined;
     const parameters = compiled.parameters as unknown[];
-    const result = await (opening ? this.pglite.beginWith!<R>(opening, compiled.sql, parameters) : this.pglite.query<R>(compiled.sql, parameters));
+    // Without parameters it goes as one simple query, which may hold more than one statement (a
+    // prepared statement's EXECUTE after its SET LOCAL, ./prepared.ts): the last one answers.
+    const result = opening
+      ? await this.pglite.beginWith!<R>(opening, compiled.sql, parameters)
+      : parameters.length === 0
+        ? ((await this.pglite.exec(compiled.sql)).at(-1) as Results<R>)
+        : await this.pglite.query<R>(compiled.sql, parameters);
     const affected = result.affectedRows;
     return {
       rows: result.rows,

@@ -17,10 +17,14 @@ export interface ListMemo {
   at: string;
   total: number;
   starts: Map<number, PageStart>;
+  /** The ids of the whole list in its sort's order, kept for lists whose plan is dear (a genre's): a page is then its ids' rows. */
+  order?: string[];
 }
 
 const MAX_VARIANTS = 500;
 const MAX_STARTS = 10_000;
+/** Variants that keep their order: 20 lists of 20,000 ids are about 20 MB. */
+const MAX_ORDERS = 20;
 // Per database handle: tests run several services, each on its own database, in one process.
 const memos = new WeakMap<object, Map<string, ListMemo>>();
 
@@ -36,4 +40,9 @@ export function remember(db: object, variant: string, memo: ListMemo): void {
   // Free-text `q` makes the variants unbounded: drop the least recently answered.
   if (byVariant.size > MAX_VARIANTS) byVariant.delete(byVariant.keys().next().value!);
   if (memo.starts.size > MAX_STARTS) memo.starts.clear();
+  if (memo.order) {
+    // The least recently answered lose theirs first (the map's order is that of answering).
+    const ordered = [...byVariant.values()].filter((m) => m.order);
+    for (const old of ordered.slice(0, Math.max(0, ordered.length - MAX_ORDERS))) delete old.order;
+  }
 }

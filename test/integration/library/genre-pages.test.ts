@@ -3,6 +3,8 @@ import { reconcile } from '../../../command/canonical/reconciler.ts';
 import { type ApiClient, type TestApp, startTestApp } from '../../support/api.ts';
 import { signedInAs } from '../../support/given.ts';
 import { albumSeen, artistSeen, trackSeen } from '../../support/observations.ts';
+import { libraryPage } from '../../../query/library/library.queries.ts';
+import type { LibrarySort } from '../../../shared/library.ts';
 
 /**
  * A list narrowed by a genre few rows carry is read from the genre's albums once its total is known
@@ -63,6 +65,31 @@ describe('library pages of a genre, read from its albums', () => {
       expect(pages.map((p) => p.total)).to.deep.equal([2, 2, 2]);
     });
   }
+
+  for (const [path, kind] of [['tracks', 'track'], ['albums', 'album'], ['artists', 'artist']] as const) {
+    it(`${path} of a genre, paged from the order kept at their revision: each page as a page read afresh gives it`, async () => {
+      for (const sort of ['recent', 'name', 'source_count'] as LibrarySort[]) {
+        for (let round = 0; round < 2; round++) {
+          for (let page = 1; page <= 4; page++) {
+            const query = { sort, genre: 'jazz', page, page_size: 2 };
+            const kept = await viewer.get(`/library/${path}?genre=jazz&sort=${sort}&page_size=2&page=${page}`);
+            const afresh = JSON.parse((await libraryPage(app.ctx, kind, query, false)).text);
+            expect(kept.body, `${sort}, page ${page}`).to.deep.equal(afresh);
+          }
+        }
+      }
+    });
+  }
+
+  it('a genre list whose order is kept answers a track added to the genre at once', async () => {
+    const before = await names('/library/tracks?genre=jazz&sort=name&page_size=50');
+    expect(await names('/library/tracks?genre=jazz&sort=name&page_size=50')).to.deep.equal(before);
+    const coltrane = artistSeen('catalog', '60', 'John Coltrane');
+    await reconcile(app.ctx, trackSeen('catalog', '902', 'Pursuance', coltrane, albumSeen('catalog', '500', 'A Love Supreme', coltrane, { genres: ['jazz'] })));
+    const after = await names('/library/tracks?genre=jazz&sort=name&page_size=50');
+    expect(after.total).to.equal(before.total + 1);
+    expect(after.names).to.include('Pursuance');
+  });
 
   it('a genre nothing carries answers an empty page, the same every time', async () => {
     const pages = await pagesTwice('/library/tracks?genre=polka&sort=recent', 5);

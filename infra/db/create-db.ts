@@ -49,7 +49,10 @@ export async function openPostgres(connectionString: string, options: PoolOption
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: poolOf(max) }) });
   // The prepared statements' own connections (see ./named-statements.ts): queued before any statement of the connection.
   const genericPool = poolOf(Math.ceil(max / 2));
-  genericPool.on('connect', (client) => void client.query('set plan_cache_mode = force_generic_plan').catch(() => undefined));
+  genericPool.on('connect', (client) => {
+    // Refused (a server before PostgreSQL 12): the statements still run, planned at every execution.
+    client.query('set plan_cache_mode = force_generic_plan').catch((error: Error) => log.warn('prepared statements will be planned at every execution', { error: error.message }));
+  });
   const prepared = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namingPool(genericPool) }) });
   runPreparedOn(db, prepared);
   return { db, engine: 'postgres', connectionString, close: async () => void (await Promise.all([db.destroy(), prepared.destroy()])) };

@@ -47,7 +47,7 @@ export async function executePrepared<R>(db: Kysely<any>, engine: Engine, query:
   const name = nameOf(query.sql);
   if (!args || (!names.has(name) && names.size >= MAX_PREPARED)) return db.executeQuery(query);
   const values = args.length > 0 ? `(${args.join(', ')})` : '';
-  // No parameters, so the dialect sends it as one simple query (../db/pglite-dialect.ts): two statements may share it.
+  // No parameters, so the dialect sends it as one simple query (./pglite-dialect.ts): two statements may share it.
   const execute = () => db.executeQuery<R>(CompiledQuery.raw(`set local plan_cache_mode = force_generic_plan; execute ${name}${values}`));
   if (!names.has(name)) await prepare(db, name, query.sql);
   names.add(name);

@@ -74,19 +74,23 @@ export async function libraryPage({ db, engine }: Reader, kind: Kind, query: Lib
   // The docs changed since the start key was taken: it may no longer begin this page.
   if (start && read.at !== memo?.at) read = await readPage({ db, engine }, live, query, undefined);
   let total = memo?.total ?? 0;
-  if (read.at === null || read.at !== memo?.at) {
+  const standing = read.at !== null && read.at === memo?.at;
+  if (!standing) {
     const counted = await sql<{ at: string | null; n: number | string }>`select (${revision(db)}) as at, (${live.select((c) => c.fn.countAll().as('n'))}) as n`.execute(db);
     total = Number(counted.rows[0]!.n);
     // Counted at the page's revision: the memo starts over from this page. The docs moved in between: remember nothing.
-    if (read.at !== null && counted.rows[0]!.at === read.at) {
-      const order = keepOrder && query.genre?.trim() && total <= ORDER_KEPT ? await orderAt(db, live, query.sort, read.at) : undefined;
-      remember(db, variant, { at: read.at, total, starts: new Map(), ...(order ? { order } : {}) });
-    }
+    if (read.at !== null && counted.rows[0]!.at === read.at) remember(db, variant, { at: read.at, total, starts: new Map() });
   }
   const current = read.at === null ? undefined : recall(db, variant);
   if (current?.at === read.at) {
     // The page is read one row long: that row begins the next page.
     for (const { n, ...key } of read.starts) current.starts.set(n === 1 ? query.page : query.page + 1, key);
+    // Asked again at the revision it was counted at: the docs stand, so a genre's order is worth reading
+    // (while they change, as during an import, each request would pay for it and use it once).
+    if (standing && keepOrder && query.genre?.trim() && total <= ORDER_KEPT && !current.order) {
+      const order = await orderAt(db, live, query.sort, read.at!);
+      if (order) current.order = order;
+    }
     remember(db, variant, current);
   }
   return pageAnswer(read.items, total, query);
@@ -98,8 +102,9 @@ function pageAnswer(items: string, total: number, query: LibraryQuery): JsonText
 }
 
 /**
- * Up to this many rows, the order of a list narrowed by a genre is read whole when it is counted and
- * kept while the docs stand (list-memo.ts): each page is then its rows by id. Neither plan of a
+ * Up to this many rows, the order of a list narrowed by a genre is read whole when it is asked again
+ * at the revision it was counted at, and kept while the docs stand (list-memo.ts): each page is then
+ * its rows by id. Neither plan of a
  * genre's page is cheap at scale (walking the sort's index passes the rows outside the genre, and
  * the newest tracks, the scrobbled ones, are in none; starting from the genre's albums sorts all
  * its rows): at 100,000 tracks page 1 of jazz tracks by date served 0.07x the ceiling's requests.

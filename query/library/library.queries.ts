@@ -47,8 +47,8 @@ interface Reader {
  * Counting the whole list is what a page costs at scale, so the total is counted once per revision
  * of the canonical docs and reused until the projector writes again (list-memo.ts); a page whose
  * start is known from an earlier answer is read from that key instead of skipping rows by offset.
- * A genre's list keeps its whole order at the revision it was counted at (ORDER_KEPT); `keepOrder`
- * false reads every page afresh (a test compares the two).
+ * A genre's list keeps its whole order while the docs stand (ORDER_KEPT); `keepOrder` false reads
+ * every page afresh (a test compares the two).
  */
 export async function libraryPage({ db, engine }: Reader, kind: Kind, query: LibraryQuery, keepOrder = true): Promise<JsonText<LibraryPage>> {
   const variant = JSON.stringify([kind, query.sort, query.filter ?? 'all', query.genre?.trim().toLowerCase() ?? '', query.q?.trim() ? foldName(query.q) : '', query.page_size]);
@@ -104,10 +104,10 @@ function pageAnswer(items: string, total: number, query: LibraryQuery): JsonText
 /**
  * Up to this many rows, the order of a list narrowed by a genre is read whole when it is asked again
  * at the revision it was counted at, and kept while the docs stand (list-memo.ts): each page is then
- * its rows by id. Neither plan of a
- * genre's page is cheap at scale (walking the sort's index passes the rows outside the genre, and
- * the newest tracks, the scrobbled ones, are in none; starting from the genre's albums sorts all
- * its rows): at 100,000 tracks page 1 of jazz tracks by date served 0.07x the ceiling's requests.
+ * its rows by id. Neither plan of a genre's page is cheap at scale (walking the sort's index passes
+ * the rows outside the genre, and the newest tracks, the scrobbled ones, are in none; starting from
+ * the genre's albums sorts all its rows): at 100,000 tracks page 1 of jazz tracks by date served
+ * 0.07x the ceiling's requests.
  */
 const ORDER_KEPT = 20_000;
 
@@ -117,7 +117,7 @@ async function orderAt(db: Kysely<Database>, live: Docs, sort: LibrarySort, at: 
     select (${revision(db)}) as at, (select json_agg(o.id) from (${ordered(live.select('id'), sort)}) as o) as ids`.execute(db);
   const row = rows[0]!;
   if (row.at !== at) return undefined;
-  return typeof row.ids === 'string' ? (JSON.parse(row.ids) as string[]) : (row.ids ?? []);
+  return jsonArray(row.ids);
 }
 
 /** The rows of `ids` as a page, in their order, with the docs' revision. */
@@ -160,7 +160,12 @@ async function readPage({ db, engine }: Reader, live: Docs, query: LibraryQuery,
   const compiled = statement.compile(db);
   const { rows } = await (trigrams(query.q) ? db.executeQuery(compiled) : executePrepared(db, engine, compiled));
   const row = rows[0]!;
-  return { at: row.at, items: row.items, starts: typeof row.starts === 'string' ? (JSON.parse(row.starts) as Start[]) : (row.starts ?? []) };
+  return { at: row.at, items: row.items, starts: jsonArray(row.starts) };
+}
+
+/** A json column's array: parsed by the driver, or its text (as PGlite's simple queries may answer it); null is empty. */
+function jsonArray<T>(value: T[] | string | null): T[] {
+  return typeof value === 'string' ? (JSON.parse(value) as T[]) : (value ?? []);
 }
 
 type Start = PageStart & { n: number };

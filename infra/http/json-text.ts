@@ -8,3 +8,9 @@ export class JsonText<T> {
   declare readonly parsed: T;
   constructor(readonly text: string) {}
 }
+
+/** `value` as JSON text, with `field` set to JSON text already written (spliced in as it is, not parsed). */
+export function withJsonField<T>(value: object, field: string, text: string): JsonText<T> {
+  const head = JSON.stringify(value);
+  return new JsonText<T>(`${head.slice(0, -1)}${head === '{}' ? '' : ','}${JSON.stringify(field)}:${text}}`);
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineRoute } from '../../infra/http/define-route.ts';
+import { withJsonField } from '../../infra/http/json-text.ts';
 import { WINDOW_DAYS, optionalQueryInt } from '../../infra/http/params.ts';
 import { windowStart } from '../../shared/scrobbles/calendar.ts';
 import { heatmap, invalidCount, latestScrobbles, newArtistCount, playsPerDay, scrobbleSpan, streaks, totalsOf } from './dashboard.queries.ts';
@@ -61,7 +62,8 @@ export const dashboardRoutes = [
       if (!owner) return { state: 'no_scrobbler' as const, window_days: windowDays };
       const totals = await totalsOf(ctx.db, owner);
       if (!totals) return { state: 'no_scrobbles' as const, window_days: windowDays };
-      return { state: 'ready' as const, window_days: windowDays, ...(await readySections(ctx.db, owner, totals, windowDays)) };
+      const { plays_per_day, ...sections } = await readySections(ctx.db, owner, totals, windowDays);
+      return withJsonField<z.infer<typeof Dashboard>>({ state: 'ready', window_days: windowDays, ...sections }, 'plays_per_day', plays_per_day);
     },
   }),
 ];
@@ -78,7 +80,7 @@ async function readySections(db: Db, owner: Owner, totals: NonNullable<Awaited<R
     topEntities(db, owner, 'album', window, TOP),
     topEntities(db, owner, 'track', window, TOP),
     heatmap(db, owner, window),
-    playsPerDay(db, owner, window),
+    playsPerDay(db, owner, window, totals.at),
     newArtistCount(db, owner, window, totals.artists),
   ]);
   return {

@@ -171,6 +171,27 @@ describe('the scrobbler dashboard', () => {
     });
   });
 
+  describe('given an all-time dashboard already read', () => {
+    it('when scrobbles are imported and then deleted, then each read of plays per day shows the history as it is', async () => {
+      const { client, username } = await signedInAs(app, 'viewer');
+      await givenScrobblerLink(app, username, username);
+      const day = (daysAgo: number) => new Date(noon(daysAgo) * 1000).toISOString().slice(0, 10);
+      const perDay = async () => (await client.get('/scrobbler/me/dashboard')).body.plays_per_day;
+      await givenScrobbles(app, username, [{ artist: 'H', track: 'h1', uts: noon(3) }]);
+      expect(await perDay()).to.deep.equal([{ date: day(3), plays: 1 }]);
+      expect(await perDay()).to.deep.equal([{ date: day(3), plays: 1 }]);
+
+      const made = await givenScrobbles(app, username, [
+        { artist: 'H', track: 'h2', uts: noon(3) + 60 },
+        { artist: 'H', track: 'h3', uts: noon(1) },
+      ]);
+      expect(await perDay()).to.deep.equal([{ date: day(3), plays: 2 }, { date: day(1), plays: 1 }]);
+
+      await givenScrobblesDeleted(app, username, [made[1]!.scrobble_id]);
+      expect(await perDay()).to.deep.equal([{ date: day(3), plays: 2 }]);
+    });
+  });
+
   describe('given a user who unlinks', () => {
     it('when the dashboard is read, then its state is no_scrobbler again', async () => {
       const { client, username } = await signedInAs(app, 'viewer');

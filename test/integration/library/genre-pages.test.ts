@@ -10,7 +10,7 @@ import type { LibrarySort } from '../../../shared/library.ts';
  * A list narrowed by a genre few rows carry is read from the genre's albums once its total is known
  * (the second time it is asked); the answer must be the one the first form gave, page for page.
  */
-describe('library pages of a genre, read from its albums', () => {
+describe('library pages of a genre or a short name substring, read from the genre\'s albums or a kept order', () => {
   let app: TestApp;
   let viewer: ApiClient;
 
@@ -67,18 +67,20 @@ describe('library pages of a genre, read from its albums', () => {
   }
 
   for (const [path, kind] of [['tracks', 'track'], ['albums', 'album'], ['artists', 'artist']] as const) {
-    it(`${path} of a genre, paged from the order kept at their revision: each page as a page read afresh gives it`, async () => {
-      for (const sort of ['recent', 'name', 'source_count'] as LibrarySort[]) {
-        for (let round = 0; round < 2; round++) {
-          for (let page = 1; page <= 4; page++) {
-            const query = { sort, genre: 'jazz', page, page_size: 2 };
-            const kept = await viewer.get(`/library/${path}?genre=jazz&sort=${sort}&page_size=2&page=${page}`);
-            const afresh = JSON.parse((await libraryPage(app.ctx, kind, query, false)).text);
-            expect(kept.body, `${sort}, page ${page}`).to.deep.equal(afresh);
+    for (const [narrowed, by] of [['genre', 'jazz'], ['q', 'O'], ['q', 'e']] as const) {
+      it(`${path} with ${narrowed}=${by}, paged from the order kept at their revision: each page as a page read afresh gives it`, async () => {
+        for (const sort of ['recent', 'name', 'source_count'] as LibrarySort[]) {
+          for (let round = 0; round < 2; round++) {
+            for (let page = 1; page <= 4; page++) {
+              const query = { sort, [narrowed]: by, page, page_size: 2 };
+              const kept = await viewer.get(`/library/${path}?${narrowed}=${by}&sort=${sort}&page_size=2&page=${page}`);
+              const afresh = JSON.parse((await libraryPage(app.ctx, kind, query, false)).text);
+              expect(kept.body, `${sort}, page ${page}`).to.deep.equal(afresh);
+            }
           }
         }
-      }
-    });
+      });
+    }
   }
 
   it('a genre list whose order is kept answers a track added to the genre at once', async () => {
@@ -89,6 +91,16 @@ describe('library pages of a genre, read from its albums', () => {
     const after = await names('/library/tracks?genre=jazz&sort=name&page_size=50');
     expect(after.total).to.equal(before.total + 1);
     expect(after.names).to.include('Pursuance');
+  });
+
+  it('a list of a one-letter name substring whose order is kept answers a track added to it at once', async () => {
+    const before = await names('/library/tracks?q=u&sort=recent&page_size=50');
+    expect(await names('/library/tracks?q=u&sort=recent&page_size=50')).to.deep.equal(before);
+    const coltrane = artistSeen('catalog', '60', 'John Coltrane');
+    await reconcile(app.ctx, trackSeen('catalog', '903', 'Consequences', coltrane, albumSeen('catalog', '500', 'A Love Supreme', coltrane, { genres: ['jazz'] })));
+    const after = await names('/library/tracks?q=u&sort=recent&page_size=50');
+    expect(after.total).to.equal(before.total + 1);
+    expect(after.names[0]).to.equal('Consequences');
   });
 
   it('a genre nothing carries answers an empty page, the same every time', async () => {

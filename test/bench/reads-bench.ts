@@ -71,6 +71,9 @@ try {
   for (const listener of [small, big]) {
     await pollUntil(() => listener.client.get('/scrobbler/me/dashboard'), (r) => r.status === 200 && r.body.state === 'ready', 10 * 60_000);
   }
+  // The imports' names are reconciled into the library too: a list measured while its docs still move
+  // counts again at every request (the first request after a change), which is not what this measures.
+  await projectionsCaughtUp(ctx, 'imports');
   // What the embedded maintenance would do after a bulk load: fresh statistics and visibility.
   await sql`vacuum analyze`.execute(ctx.db);
   // The imported histories reconciled their artists, albums and tracks into the library too.
@@ -142,8 +145,14 @@ async function seedLibrary(ctx: AppContext): Promise<void> {
     await reconcileMany(ctx, observations.slice(i, i + batch), 'bench');
     if ((i / batch) % noteEvery === 0 || i + batch >= observations.length) note(`seed: ${Math.min(i + batch, observations.length)} / ${observations.length} observations`);
   }
-  // The read models are projections, behind by a backlog this size: wait for every one to hold it,
-  // naming the projectors still behind (and their state) now and then, so a wait that stops moving says where.
+  await projectionsCaughtUp(ctx, 'seed');
+}
+
+/**
+ * The read models are projections, behind by a backlog: wait for every one to hold the log's head,
+ * naming the projectors still behind (and their state) now and then, so a wait that stops moving says where.
+ */
+async function projectionsCaughtUp(ctx: AppContext, stage: string): Promise<void> {
   const head = await ctx.store.headPosition();
   let noted = Date.now();
   await pollUntil(
@@ -153,7 +162,7 @@ async function seedLibrary(ctx: AppContext): Promise<void> {
       if (behind.length > 0 && Date.now() - noted > 30_000) {
         noted = Date.now();
         const status = new Map((ctx.projections?.status() ?? []).map((p) => [p.name, p.state]));
-        note(`seed: waiting for ${behind.map((r) => `${r.name} (${r.state}, runner: ${status.get(r.name) ?? 'not running'})`).join(', ')}`);
+        note(`${stage}: waiting for ${behind.map((r) => `${r.name} (${r.state}, runner: ${status.get(r.name) ?? 'not running'})`).join(', ')}`);
       }
       return behind.length === 0;
     },

@@ -40,4 +40,27 @@ describe('embedded database maintenance (what autovacuum would do)', () => {
       await database.close();
     }
   });
+
+  it('given nothing written since a run, when maintenance runs again, then it does nothing; after a write it runs', async () => {
+    const database = await freshDatabase();
+    try {
+      const { db } = database;
+      const logEnd = async () => (await sql<{ at: string }>`select pg_current_wal_insert_lsn()::text as at`.execute(db)).rows[0]!.at;
+      await sql`create table plays (id int primary key)`.execute(db);
+      // A run's own VACUUM and ANALYZE write after its checkpoint: the run after them finds work still.
+      let seen = await maintain(db, async () => {});
+      seen = await maintain(db, async () => {}, seen);
+
+      // A checkpoint writes a record of its own: the log's end would move.
+      expect(await maintain(db, async () => {}, seen)).to.equal(seen);
+      expect(await logEnd()).to.equal(seen);
+
+      await sql`insert into plays values (1)`.execute(db);
+      const after = await maintain(db, async () => {}, seen);
+      expect(after).to.not.equal(seen);
+      expect(await logEnd()).to.equal(after);
+    } finally {
+      await database.close();
+    }
+  });
 });

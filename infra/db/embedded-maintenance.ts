@@ -58,8 +58,7 @@ export function startEmbeddedMaintenance(db: Kysely<Database>, quietMoment: () =
  * and a request arriving then waited it out.
  */
 export async function maintain(db: Kysely<Database>, quietMoment: () => Promise<void>, seen?: string): Promise<string> {
-  // Statistics reach the views at most once a second unless told to: the read below sees every write up to now.
-  const now = await logPosition(db, sql`, pg_stat_force_next_flush()`);
+  const now = await logPosition(db);
   if (now === seen) return now;
   await alone(db, 'CHECKPOINT');
   const checkpointed = await logPosition(db);
@@ -76,9 +75,13 @@ export async function maintain(db: Kysely<Database>, quietMoment: () => Promise<
   return checkpointed;
 }
 
-/** Where the write-ahead log ends: it moves with every write (a checkpoint writes a record too). */
-async function logPosition(db: Kysely<Database>, also = sql``): Promise<string> {
-  const { rows } = await inBackground(() => sql<{ at: string }>`select pg_current_wal_insert_lsn()::text as at ${also}`.execute(db));
+/**
+ * Where the write-ahead log ends: it moves with every write (a checkpoint writes a record too).
+ * Statistics reach their views at most once a second unless told to: told here, a read of them
+ * after this sees every write up to now.
+ */
+async function logPosition(db: Kysely<Database>): Promise<string> {
+  const { rows } = await inBackground(() => sql<{ at: string }>`select pg_current_wal_insert_lsn()::text as at, pg_stat_force_next_flush()`.execute(db));
   return rows[0]!.at;
 }
 

@@ -1,3 +1,5 @@
+import { KeptPerDatabase } from '../../shared/kept-per-database.ts';
+
 /** Where a page begins in its sort's order: the sort keys of its first row. */
 export interface PageStart {
   /** As the database printed it: a JS Date would drop the microseconds the order depends on. */
@@ -25,20 +27,15 @@ const MAX_VARIANTS = 500;
 const MAX_STARTS = 10_000;
 /** Variants that keep their order: 20 lists of 20,000 ids are about 20 MB. */
 const MAX_ORDERS = 20;
-// Per database handle: tests run several services, each on its own database, in one process.
-const memos = new WeakMap<object, Map<string, ListMemo>>();
+// Free-text `q` makes the variants unbounded: the least recently answered go first.
+const memos = new KeptPerDatabase<ListMemo>(MAX_VARIANTS);
 
 export function recall(db: object, variant: string): ListMemo | undefined {
-  return memos.get(db)?.get(variant);
+  return memos.get(db, variant);
 }
 
 export function remember(db: object, variant: string, memo: ListMemo): void {
-  let byVariant = memos.get(db);
-  if (!byVariant) memos.set(db, (byVariant = new Map()));
-  byVariant.delete(variant);
-  byVariant.set(variant, memo);
-  // Free-text `q` makes the variants unbounded: drop the least recently answered.
-  if (byVariant.size > MAX_VARIANTS) byVariant.delete(byVariant.keys().next().value!);
+  const byVariant = memos.set(db, variant, memo);
   if (memo.starts.size > MAX_STARTS) memo.starts.clear();
   if (memo.order) {
     // The least recently answered lose theirs first (the map's order is that of answering).

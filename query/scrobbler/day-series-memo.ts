@@ -1,3 +1,4 @@
+import { KeptPerDatabase } from '../../shared/kept-per-database.ts';
 import type { Owner } from './listening.queries.ts';
 
 /**
@@ -9,25 +10,18 @@ interface KeptSeries {
   text: string;
 }
 
-/** A million scrobbles every 3 minutes make about 70 kB of days: 100 listeners, about 7 MB. */
-const MAX_LISTENERS = 100;
-// Per database handle: tests run several services, each on its own database, in one process.
-const kept = new WeakMap<object, Map<string, KeptSeries>>();
+/** A million scrobbles every 3 minutes make about 70 kB of days: 100 listeners, about 7 MB; the least recently read go first. */
+const kept = new KeptPerDatabase<KeptSeries>(100);
 
 const keyOf = (owner: Owner) => `${owner.user_key}\n${owner.listener}`;
 
 export function recallSeries(db: object, owner: Owner, at: string): string | undefined {
-  const series = kept.get(db)?.get(keyOf(owner));
+  const series = kept.get(db, keyOf(owner));
   if (series?.at !== at) return undefined;
-  rememberSeries(db, owner, at, series.text);
+  kept.set(db, keyOf(owner), series);
   return series.text;
 }
 
 export function rememberSeries(db: object, owner: Owner, at: string, text: string): void {
-  let byListener = kept.get(db);
-  if (!byListener) kept.set(db, (byListener = new Map()));
-  byListener.delete(keyOf(owner));
-  byListener.set(keyOf(owner), { at, text });
-  // The least recently read go first (the map's order is that of reading).
-  if (byListener.size > MAX_LISTENERS) byListener.delete(byListener.keys().next().value!);
+  kept.set(db, keyOf(owner), { at, text });
 }

@@ -41,3 +41,8 @@ function rowsJson(rows: readonly object[], jsonText: ReadonlySet<string>): strin
   }
   return `[${out.join(',')}]`;
 }
+
+/** A json column's array: parsed by the driver, or its text (as PGlite's simple queries may answer it); null is empty. */
+export function jsonArray<T>(value: T[] | string | null): T[] {
+  return typeof value === 'string' ? (JSON.parse(value) as T[]) : (value ?? []);
+}

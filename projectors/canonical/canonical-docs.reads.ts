@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
 import type { CanonicalDocsTable } from './canonical-docs.table.ts';
@@ -169,4 +169,15 @@ export async function albumTracks(db: Kysely<Database>, albumId: string) {
     .orderBy('name')
     .execute();
   return docsFor(db, rows);
+}
+
+/**
+ * The docs' revision as a subquery: moved by every batch of their projector (readers keep what the
+ * docs answered until it moves); a rebuild empties them before its first batch, which its
+ * checkpoint's version and state tell apart.
+ */
+export function docsRevision(db: Kysely<Database>) {
+  return db
+    .selectFrom('canonical_docs_revision')
+    .select(sql<string>`revision || ':' || coalesce((select version || state from projection_checkpoints where name = 'canonical_docs'), '')`.as('at'));
 }

@@ -3,10 +3,11 @@ import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
 import type { Engine } from '../../infra/db/create-db.ts';
 import { executePrepared } from '../../infra/db/prepared.ts';
+import { jsonArray } from '../../infra/db/json-rows.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import type { LibraryFilter, LibrarySort } from '../../shared/library.ts';
 import { foldName } from '../../shared/names.ts';
-import { CanonicalDoc } from '../../projectors/canonical/canonical-docs.reads.ts';
+import { CanonicalDoc, docsRevision } from '../../projectors/canonical/canonical-docs.reads.ts';
 import { JsonText } from '../../infra/http/json-text.ts';
 import { type PageStart, recall, remember } from './list-memo.ts';
 
@@ -76,7 +77,7 @@ export async function libraryPage({ db, engine }: Reader, kind: Kind, query: Lib
   let total = memo?.total ?? 0;
   const standing = read.at !== null && read.at === memo?.at;
   if (!standing) {
-    const counted = await sql<{ at: string | null; n: number | string }>`select (${revision(db)}) as at, (${live.select((c) => c.fn.countAll().as('n'))}) as n`.execute(db);
+    const counted = await sql<{ at: string | null; n: number | string }>`select (${docsRevision(db)}) as at, (${live.select((c) => c.fn.countAll().as('n'))}) as n`.execute(db);
     total = Number(counted.rows[0]!.n);
     // Counted at the page's revision: the memo starts over from this page. The docs moved in between: remember nothing.
     if (read.at !== null && counted.rows[0]!.at === read.at) remember(db, variant, { at: read.at, total, starts: new Map() });
@@ -124,7 +125,7 @@ const ORDER_KEPT = 20_000;
 /** The list's ids in its sort's order, if the docs are still at revision `at`. */
 async function orderAt(db: Kysely<Database>, live: Docs, sort: LibrarySort, at: string): Promise<string[] | undefined> {
   const { rows } = await sql<{ at: string | null; ids: string[] | string | null }>`
-    select (${revision(db)}) as at, (select json_agg(o.id) from (${ordered(live.select('id'), sort)}) as o) as ids`.execute(db);
+    select (${docsRevision(db)}) as at, (select json_agg(o.id) from (${ordered(live.select('id'), sort)}) as o) as ids`.execute(db);
   const row = rows[0]!;
   if (row.at !== at) return undefined;
   return jsonArray(row.ids);
@@ -133,17 +134,10 @@ async function orderAt(db: Kysely<Database>, live: Docs, sort: LibrarySort, at: 
 /** The rows of `ids` as a page, in their order, with the docs' revision. */
 async function readRows({ db, engine }: Reader, ids: string[]) {
   const statement = sql<{ at: string | null; items: string }>`
-    select (${revision(db)}) as at, '[' || coalesce(string_agg(d.list_json, ',' order by k.n), '') || ']' as items
+    select (${docsRevision(db)}) as at, '[' || coalesce(string_agg(d.list_json, ',' order by k.n), '') || ']' as items
     from unnest(${ids}::text[]) with ordinality as k(id, n) join canonical_docs as d on d.id = k.id`.compile(db);
   const { rows } = await executePrepared(db, engine, statement);
   return rows[0]!;
-}
-
-/** The revision of the docs; a rebuild empties them before its first batch: its checkpoint's state and version tell that apart. */
-function revision(db: Kysely<Database>) {
-  return db
-    .selectFrom('canonical_docs_revision')
-    .select(sql<string>`revision || ':' || coalesce((select version || state from projection_checkpoints where name = 'canonical_docs'), '')`.as('at'));
 }
 
 /** What a page reads of each row: its list JSON and its sort keys. */
@@ -161,7 +155,7 @@ async function readPage({ db, engine }: Reader, live: Docs, query: LibraryQuery,
   // each row numbered, so that the first `page_size` list JSONs make the items and rows 1 and
   // `limit` give the starts. A CTE read twice, sorted again, cost more than the page.
   const statement = sql<{ at: string | null; items: string; starts: Start[] | string | null }>`
-    select (${revision(db)}) as at,
+    select (${docsRevision(db)}) as at,
       '[' || coalesce(string_agg(list_json, ',') filter (where n <= ${query.page_size}), '') || ']' as items,
       json_agg(json_build_object('n', n, 'created_at', created_at, 'id', id, 'name_folded', name_folded, 'source_count', source_count))
         filter (where n in (1, ${limit})) as starts
@@ -171,11 +165,6 @@ async function readPage({ db, engine }: Reader, live: Docs, query: LibraryQuery,
   const { rows } = await (trigrams(query.q) ? db.executeQuery(compiled) : executePrepared(db, engine, compiled));
   const row = rows[0]!;
   return { at: row.at, items: row.items, starts: jsonArray(row.starts) };
-}
-
-/** A json column's array: parsed by the driver, or its text (as PGlite's simple queries may answer it); null is empty. */
-function jsonArray<T>(value: T[] | string | null): T[] {
-  return typeof value === 'string' ? (JSON.parse(value) as T[]) : (value ?? []);
 }
 
 type Start = PageStart & { n: number };

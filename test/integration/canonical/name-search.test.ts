@@ -28,8 +28,8 @@ describe('name search: the walk in the answer\'s order and the trigram index agr
   for (const q of ['band', 'the band 1', 'BAND', 'ban', 'horses', 'zzz', '', '  ', '50%_off']) {
     it(`given q=${JSON.stringify(q)}, then every page walked within 3 docs, within 1,000, and over HTTP is the same`, async () => {
       for (const [limit, offset] of [[5, 0], [5, 5], [3, 9], [20, 0], [2, 16]] as const) {
-        const short = names(await searchByName(app.ctx.db, app.ctx.engine, { kind: 'artist', q, limit, offset }, 3));
-        const long = names(await searchByName(app.ctx.db, app.ctx.engine, { kind: 'artist', q, limit, offset }));
+        const short = names(await searchByName(app.ctx.db, app.ctx.engine, { kind: 'artist', q, limit, offset }, { walk: 3, keepOrder: false }));
+        const long = names(await searchByName(app.ctx.db, app.ctx.engine, { kind: 'artist', q, limit, offset }, { keepOrder: false }));
         expect(short, `limit ${limit} offset ${offset}`).to.deep.equal(long);
         const res = await viewer.get(`/artists/search?q=${encodeURIComponent(q)}&limit=${limit}&offset=${offset}`);
         expect(res.status).to.equal(200);
@@ -37,6 +37,29 @@ describe('name search: the walk in the answer\'s order and the trigram index agr
       }
     });
   }
+
+  /** A search asked three times at one revision: answered, then its order read, then its page from that order. */
+  async function thrice(q: string, limit: number, offset: number) {
+    const answers: string[][] = [];
+    for (let i = 0; i < 3; i++) answers.push(names(await searchByName(app.ctx.db, app.ctx.engine, { kind: 'artist', q, limit, offset }, { walk: 3 })));
+    return answers;
+  }
+
+  for (const q of ['the band 1', 'horses', 'band', 'ban', 'zzz']) {
+    it(`given q=${JSON.stringify(q)} asked again while the docs stand (its order kept), then every page is the page searched afresh`, async () => {
+      for (const [limit, offset] of [[2, 0], [2, 1], [1, 2], [5, 0], [3, 9], [20, 0]] as const) {
+        const fresh = names(await searchByName(app.ctx.db, app.ctx.engine, { kind: 'artist', q, limit, offset }, { walk: 3, keepOrder: false }));
+        expect(await thrice(q, limit, offset), `limit ${limit} offset ${offset}`).to.deep.equal([fresh, fresh, fresh]);
+      }
+    });
+  }
+
+  it('given a search whose order is kept, when an artist holding the string is added, then the next answer holds it', async () => {
+    const [, , kept] = await thrice('the band 1', 20, 0);
+    await reconcile(app.ctx, artistSeen('scrobbler', 'the band 19', 'The Band 19'));
+    const after = names(await searchByName(app.ctx.db, app.ctx.engine, { kind: 'artist', q: 'the band 1', limit: 20, offset: 0 }, { walk: 3 }));
+    expect(after).to.deep.equal([...kept!, 'The Band 19']);
+  });
 
   it('given a piece most names hold, then the two-source names come first, then by folded name ("The" dropped)', async () => {
     const res = await viewer.get('/artists/search?q=band&limit=4');

@@ -25,8 +25,9 @@ export interface ListMemo {
 
 const MAX_VARIANTS = 500;
 const MAX_STARTS = 10_000;
-/** Variants that keep their order: 20 lists of 20,000 ids are about 20 MB. */
+/** Variants that keep their order, and their ids in all: 400,000 ids are about 20 MB. */
 const MAX_ORDERS = 20;
+const MAX_ORDER_IDS = 400_000;
 // Free-text `q` makes the variants unbounded: the least recently answered go first.
 const memos = new KeptPerDatabase<ListMemo>(MAX_VARIANTS);
 
@@ -40,6 +41,13 @@ export function remember(db: object, variant: string, memo: ListMemo): void {
   if (memo.order) {
     // The least recently answered lose theirs first (the map's order is that of answering).
     const ordered = [...byVariant.values()].filter((m) => m.order);
-    for (const old of ordered.slice(0, Math.max(0, ordered.length - MAX_ORDERS))) delete old.order;
+    let kept = ordered.length;
+    let ids = ordered.reduce((n, m) => n + m.order!.length, 0);
+    for (const old of ordered) {
+      if (kept <= MAX_ORDERS && ids <= MAX_ORDER_IDS) break;
+      kept -= 1;
+      ids -= old.order!.length;
+      delete old.order;
+    }
   }
 }

@@ -20,4 +20,11 @@ describe('the memory of list variants', () => {
     expect(recall(db, variant(0))?.order).to.deep.equal(['x']);
     expect(recall(db, variant(1))?.order).to.equal(undefined);
   });
+
+  it('given five lists of 100,000 ids, then the four answered last keep their order (400,000 ids in all)', () => {
+    const db = {};
+    const ids = Array.from({ length: 100_000 }, (_, i) => `id ${i}`);
+    for (let i = 0; i < 5; i++) remember(db, variant(i), { at: '1', total: ids.length, starts: new Map(), order: ids });
+    expect(Array.from({ length: 5 }, (_, i) => Boolean(recall(db, variant(i))?.order))).to.deep.equal([false, true, true, true, true]);
+  });
 });

@@ -1,6 +1,8 @@
-import { type Kysely, type Selectable, sql } from 'kysely';
+import { type Kysely, type RawBuilder, type Selectable, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
+import type { Engine } from '../../infra/db/create-db.ts';
+import { executePrepared } from '../../infra/db/prepared.ts';
 import type { CanonicalDocsTable } from './canonical-docs.table.ts';
 import { FeatureData, type Kind } from '../../shared/events/canonical.events.ts';
 
@@ -180,4 +182,16 @@ export function docsRevision(db: Kysely<Database>) {
   return db
     .selectFrom('canonical_docs_revision')
     .select(sql<string>`revision || ':' || coalesce((select version || state from projection_checkpoints where name = 'canonical_docs'), '')`.as('at'));
+}
+
+/**
+ * The docs of `ids` in their order, each as `json` renders the doc `c`, as one JSON array text, with
+ * the docs' revision: a kept order's page, answered only while the revision is the one it was read at.
+ */
+export async function docsInOrder(db: Kysely<Database>, engine: Engine, ids: string[], json: RawBuilder<string>) {
+  const statement = sql<{ at: string | null; items: string }>`
+    select (${docsRevision(db)}) as at, '[' || coalesce(string_agg(${json}, ',' order by k.n), '') || ']' as items
+    from unnest(${ids}::text[]) with ordinality as k(id, n) join canonical_docs as c on c.id = k.id`.compile(db);
+  const { rows } = await executePrepared(db, engine, statement);
+  return rows[0]!;
 }

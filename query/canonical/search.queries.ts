@@ -4,7 +4,7 @@ import type { Engine } from '../../infra/db/create-db.ts';
 import { executePrepared } from '../../infra/db/prepared.ts';
 import { jsonArray } from '../../infra/db/json-rows.ts';
 import { withRefs } from '../../projectors/canonical/canonical-docs.json.ts';
-import { docsRevision } from '../../projectors/canonical/canonical-docs.reads.ts';
+import { docsInOrder, docsRevision } from '../../projectors/canonical/canonical-docs.reads.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import { KeptPerDatabase } from '../../shared/kept-per-database.ts';
 import { foldName } from '../../shared/names.ts';
@@ -61,18 +61,19 @@ export async function searchByName(db: Kysely<Database>, engine: Engine, search:
   const { kind, q, limit, offset } = search;
   const pattern = q.trim() ? `%${foldName(q).replace(/[%_\\]/g, '\\$&')}%` : '%';
   const key = JSON.stringify([kind, pattern]);
-  const memo = keepOrder && q.trim() ? orders.get(db, key) : undefined;
+  const keeps = keepOrder && Boolean(q.trim());
+  const memo = keeps ? orders.get(db, key) : undefined;
   if (memo?.order) {
-    const kept = await docsOf(db, engine, memo.order.slice(offset, offset + limit));
+    const kept = await docsInOrder(db, engine, memo.order.slice(offset, offset + limit), withRefs(sql.ref('c.list_json'), REFS));
     // Still the revision the order was read at: those rows are the page.
     if (kept.at === memo.at) {
       orders.set(db, key, memo);
-      return kept.docs;
+      return kept.items;
     }
     memo.order = undefined;
   }
   const found = await searched(db, engine, kind, pattern, limit, offset, walk);
-  if (keepOrder && q.trim() && !found.walked && found.at !== null) {
+  if (keeps && !found.walked && found.at !== null) {
     if (memo?.at !== found.at) orders.set(db, key, { at: found.at });
     // Asked again at the revision it was answered at: the docs stand, so its order is worth reading
     // (while they change, as during an import, each request would pay for it and use it once).
@@ -126,13 +127,4 @@ async function orderAt(db: Kysely<Database>, kind: Kind, pattern: string, at: st
       select id from matched where kind = ${kind} order by source_count desc, name_folded, id limit ${ORDER_KEPT + 1}) as o) as ids`.execute(db);
   const ids = jsonArray(rows[0]!.ids);
   return rows[0]!.at === at && ids.length <= ORDER_KEPT ? ids : undefined;
-}
-
-/** The docs of `ids` with their refs, as the search's JSON array text in their order, and the docs' revision. */
-async function docsOf(db: Kysely<Database>, engine: Engine, ids: string[]) {
-  const statement = sql<{ at: string | null; docs: string }>`
-    select (${docsRevision(db)}) as at, '[' || coalesce(string_agg(${withRefs(sql.ref('c.list_json'), REFS)}, ',' order by k.n), '') || ']' as docs
-    from unnest(${ids}::text[]) with ordinality as k(id, n) join canonical_docs as c on c.id = k.id`.compile(db);
-  const { rows } = await executePrepared(db, engine, statement);
-  return rows[0]!;
 }

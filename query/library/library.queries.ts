@@ -7,7 +7,7 @@ import { jsonArray } from '../../infra/db/json-rows.ts';
 import type { Kind } from '../../shared/events/canonical.events.ts';
 import type { LibraryFilter, LibrarySort } from '../../shared/library.ts';
 import { foldName } from '../../shared/names.ts';
-import { CanonicalDoc, docsRevision } from '../../projectors/canonical/canonical-docs.reads.ts';
+import { CanonicalDoc, docsInOrder, docsRevision } from '../../projectors/canonical/canonical-docs.reads.ts';
 import { JsonText } from '../../infra/http/json-text.ts';
 import { type PageStart, recall, remember } from './list-memo.ts';
 
@@ -56,7 +56,7 @@ export async function libraryPage({ db, engine }: Reader, kind: Kind, query: Lib
   const memo = recall(db, variant);
   if (keepOrder && memo?.order) {
     const ids = memo.order.slice((query.page - 1) * query.page_size, query.page * query.page_size);
-    const read = await readRows({ db, engine }, ids);
+    const read = await docsInOrder(db, engine, ids, sql.ref('c.list_json'));
     // Still the revision the order was read at: those rows are the page.
     if (read.at === memo.at) {
       remember(db, variant, memo);
@@ -131,15 +131,6 @@ async function orderAt(db: Kysely<Database>, live: Docs, sort: LibrarySort, at: 
   const row = rows[0]!;
   if (row.at !== at) return undefined;
   return jsonArray(row.ids);
-}
-
-/** The rows of `ids` as a page, in their order, with the docs' revision. */
-async function readRows({ db, engine }: Reader, ids: string[]) {
-  const statement = sql<{ at: string | null; items: string }>`
-    select (${docsRevision(db)}) as at, '[' || coalesce(string_agg(d.list_json, ',' order by k.n), '') || ']' as items
-    from unnest(${ids}::text[]) with ordinality as k(id, n) join canonical_docs as d on d.id = k.id`.compile(db);
-  const { rows } = await executePrepared(db, engine, statement);
-  return rows[0]!;
 }
 
 /** What a page reads of each row: its list JSON and its sort keys. */

@@ -37,6 +37,19 @@ describe('session tokens (JWT)', () => {
     expect(tokens.verify(jwt.sign({ sub: 'alice', sv: 0, iat: now - 7200, exp: now - 3600 }, secret, { algorithm: 'HS256' }))).to.equal(null);
   });
 
+  it('refuses a token it verified before, once the token has expired', () => {
+    const now = Math.floor(Date.now() / 1000);
+    const token = jwt.sign({ sub: 'alice', sv: 0, iat: now, exp: now + 60 }, secret, { algorithm: 'HS256' });
+    expect(tokens.verify(token)).to.deep.equal({ sub: 'alice', sv: 0 });
+    const realNow = Date.now;
+    Date.now = () => (now + 60) * 1000;
+    try {
+      expect(tokens.verify(token)).to.equal(null);
+    } finally {
+      Date.now = realNow;
+    }
+  });
+
   it('refuses a token without an expiry', () => {
     expect(tokens.verify(jwt.sign({ sub: 'alice', sv: 0 }, secret, { algorithm: 'HS256' }))).to.equal(null);
   });

@@ -1,4 +1,4 @@
-import { type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import { z } from 'zod';
 import type { Database } from '../../infra/db/database.ts';
 import type { Engine } from '../../infra/db/create-db.ts';
@@ -9,6 +9,7 @@ import type { LibraryFilter, LibrarySort } from '../../shared/library.ts';
 import { foldName } from '../../shared/names.ts';
 import { CanonicalDoc, docsInOrder, docsRevision } from '../../projectors/canonical/canonical-docs.reads.ts';
 import { JsonText } from '../../infra/http/json-text.ts';
+import { KeptPerDatabase } from '../../shared/kept-per-database.ts';
 import { type PageStart, recall, remember } from './list-memo.ts';
 
 /** A library row: the canonical doc without its refs (the detail endpoint has those). */
@@ -66,18 +67,25 @@ export async function libraryPage({ db, engine }: Reader, kind: Kind, query: Lib
   }
   // A genre few rows carry (as last counted, at any revision: the choice is of a plan, not of an answer) is read from its albums.
   const fewInGenre = Boolean(query.genre?.trim()) && kind !== 'album' && memo !== undefined && memo.total <= FEW_IN_GENRE;
+  let live: Docs | undefined;
   // The kind in the text: a prepared page's one plan may then use the partial indexes of one kind (an album's genres).
-  const live = narrow(db.selectFrom('canonical_docs').where('kind', '=', sql.lit(kind)).where(sql<boolean>`not tombstoned`), kind, query, fewInGenre);
+  const liveDocs = () => (live ??= narrow(db.selectFrom('canonical_docs').where('kind', '=', sql.lit(kind)).where(sql<boolean>`not tombstoned`), kind, query, fewInGenre));
+  const statement = (from: PageStart | undefined) => {
+    const key = JSON.stringify([variant, query.page, fewInGenre, from ?? null]);
+    const compiled = pageStatements.get(db, key) ?? pageStatement(db, liveDocs(), query, from);
+    pageStatements.set(db, key, compiled);
+    return compiled;
+  };
   // Page 1 is already a range from the index's first key: its start would only add a union to plan.
   // A genre's few rows are sorted whole: skipping into them costs less than a union of ranges.
   const start = query.page > 1 && !fewInGenre ? memo?.starts.get(query.page) : undefined;
-  let read = await readPage({ db, engine }, live, query, start);
+  let read = await readPage({ db, engine }, statement(start), query.q);
   // The docs changed since the start key was taken: it may no longer begin this page.
-  if (start && read.at !== memo?.at) read = await readPage({ db, engine }, live, query, undefined);
+  if (start && read.at !== memo?.at) read = await readPage({ db, engine }, statement(undefined), query.q);
   let total = memo?.total ?? 0;
   const standing = read.at !== null && read.at === memo?.at;
   if (!standing) {
-    const counted = await sql<{ at: string | null; n: number | string }>`select (${docsRevision(db)}) as at, (${live.select((c) => c.fn.countAll().as('n'))}) as n`.execute(db);
+    const counted = await sql<{ at: string | null; n: number | string }>`select (${docsRevision(db)}) as at, (${liveDocs().select((c) => c.fn.countAll().as('n'))}) as n`.execute(db);
     total = Number(counted.rows[0]!.n);
     // Counted at the page's revision: the memo starts over from this page. The docs moved in between: remember nothing.
     if (read.at !== null && counted.rows[0]!.at === read.at) remember(db, variant, { at: read.at, total, starts: new Map() });
@@ -89,7 +97,7 @@ export async function libraryPage({ db, engine }: Reader, kind: Kind, query: Lib
     // Asked again at the revision it was counted at: the docs stand, so its order is worth reading
     // (while they change, as during an import, each request would pay for it and use it once).
     if (standing && keepOrder && walksFar(query) && total <= ORDER_KEPT && !current.order) {
-      const order = await orderAt(db, live, query.sort, read.at!);
+      const order = await orderAt(db, liveDocs(), query.sort, read.at!);
       if (order) current.order = order;
     }
     remember(db, variant, current);
@@ -136,28 +144,43 @@ async function orderAt(db: Kysely<Database>, live: Docs, sort: LibrarySort, at: 
 /** What a page reads of each row: its list JSON and its sort keys. */
 const PAGE_COLUMNS = ['list_json', 'created_at', 'id', 'name_folded', 'source_count'] as const;
 
+interface PageRow {
+  at: string | null;
+  items: string;
+  starts: Start[] | string | null;
+}
+
 /**
- * One round trip: the docs' revision, the page as one JSON value and the sort keys of its first row
- * and of the row after it. The total is counted apart, only when the revision moved (in the same
- * statement, the planner planned the count every time).
+ * Page statements as compiled, by variant, page and start: building and compiling one with kysely
+ * cost a tenth of a millisecond of CPU, as much as the database's part of a page on PostgreSQL.
  */
-async function readPage({ db, engine }: Reader, live: Docs, query: LibraryQuery, start: PageStart | undefined) {
+const pageStatements = new KeptPerDatabase<CompiledQuery<PageRow>>(1000);
+
+/** One round trip: see pageStatement. */
+async function readPage({ db, engine }: Reader, statement: CompiledQuery<PageRow>, q: string | undefined) {
+  // A name substring's best plan depends on the string (the trigram index or the sort's index): planned each time.
+  const { rows } = await (trigrams(q) ? db.executeQuery(statement) : executePrepared(db, engine, statement));
+  const row = rows[0]!;
+  return { at: row.at, items: row.items, starts: jsonArray(row.starts) };
+}
+
+/**
+ * The docs' revision, the page as one JSON value and the sort keys of its first row and of the row
+ * after it. The total is counted apart, only when the revision moved (in the same statement, the
+ * planner planned the count every time).
+ */
+function pageStatement(db: Kysely<Database>, live: Docs, query: LibraryQuery, start: PageStart | undefined): CompiledQuery<PageRow> {
   const limit = query.page_size + 1;
   const page = start ? fromStart(live, query.sort, start, limit) : ordered(live.select(PAGE_COLUMNS), query.sort).limit(limit).offset((query.page - 1) * query.page_size);
   // One pass over the page, in its sort's order (the limited subquery's; the aggregates keep it):
   // each row numbered, so that the first `page_size` list JSONs make the items and rows 1 and
   // `limit` give the starts. A CTE read twice, sorted again, cost more than the page.
-  const statement = sql<{ at: string | null; items: string; starts: Start[] | string | null }>`
+  return sql<PageRow>`
     select (${docsRevision(db)}) as at,
       '[' || coalesce(string_agg(list_json, ',') filter (where n <= ${query.page_size}), '') || ']' as items,
       json_agg(json_build_object('n', n, 'created_at', created_at, 'id', id, 'name_folded', name_folded, 'source_count', source_count))
         filter (where n in (1, ${limit})) as starts
-    from (select *, row_number() over () as n from (${page}) as p) as t`;
-  // A name substring's best plan depends on the string (the trigram index or the sort's index): planned each time.
-  const compiled = statement.compile(db);
-  const { rows } = await (trigrams(query.q) ? db.executeQuery(compiled) : executePrepared(db, engine, compiled));
-  const row = rows[0]!;
-  return { at: row.at, items: row.items, starts: jsonArray(row.starts) };
+    from (select *, row_number() over () as n from (${page}) as p) as t`.compile(db);
 }
 
 type Start = PageStart & { n: number };

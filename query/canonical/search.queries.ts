@@ -64,7 +64,7 @@ export async function searchByName(db: Kysely<Database>, engine: Engine, search:
   const keeps = keepOrder && Boolean(q.trim());
   const memo = keeps ? orders.get(db, key) : undefined;
   if (memo?.order) {
-    const kept = await docsInOrder(db, engine, memo.order.slice(offset, offset + limit), withRefs(sql.ref('c.list_json'), REFS));
+    const kept = await docsInOrder(db, engine, memo.order.slice(offset, offset + limit), WITH_REFS);
     // Still the revision the order was read at: those rows are the page.
     if (kept.at === memo.at) {
       orders.set(db, key, memo);
@@ -89,6 +89,9 @@ export async function searchByName(db: Kysely<Database>, engine: Engine, search:
 const REFS = sql`(select coalesce(json_agg(json_build_object('source', r.source, 'external_id', r.external_id)
     order by r.source, r.external_id), '[]') from external_refs r where r.entity_id = c.id)`;
 
+/** A doc `c` as a search answers it: its list JSON with its refs. */
+const WITH_REFS = withRefs(sql.ref('c.list_json'), REFS);
+
 /** The search's page, whether the walk found it, and the docs' revision. */
 async function searched(db: Kysely<Database>, engine: Engine, kind: Kind, pattern: string, limit: number, offset: number, walk: number) {
   const wanted = limit + offset;
@@ -109,7 +112,7 @@ async function searched(db: Kysely<Database>, engine: Engine, kind: Kind, patter
       select id, source_count, name_folded from matched where kind = ${kind}),
     page as (select * from found order by source_count desc, name_folded, id limit ${limit} offset ${offset})
     select (${docsRevision(db)}) as at, (select yes from walk_fills) as walked,
-      '[' || coalesce(string_agg(${withRefs(sql.ref('c.list_json'), REFS)}, ',' order by page.source_count desc, page.name_folded, page.id), '') || ']' as docs
+      '[' || coalesce(string_agg(${WITH_REFS}, ',' order by page.source_count desc, page.name_folded, page.id), '') || ']' as docs
     from page join canonical_docs as c using (id)`.compile(db);
   const { rows } = await executePrepared(db, engine, query);
   return rows[0]!;

@@ -57,7 +57,7 @@ export async function libraryPage({ db, engine }: Reader, kind: Kind, query: Lib
   const memo = recall(db, variant);
   if (keepOrder && memo?.order) {
     const ids = memo.order.slice((query.page - 1) * query.page_size, query.page * query.page_size);
-    const read = await docsInOrder(db, engine, ids, sql.ref('c.list_json'));
+    const read = await docsInOrder(db, engine, ids, LIST_JSON);
     // Still the revision the order was read at: those rows are the page.
     if (read.at === memo.at) {
       remember(db, variant, memo);
@@ -140,6 +140,9 @@ async function orderAt(db: Kysely<Database>, live: Docs, sort: LibrarySort, at: 
   if (row.at !== at) return undefined;
   return jsonArray(row.ids);
 }
+
+/** A kept order's rows as the list shows them (docsInOrder). */
+const LIST_JSON = sql.ref<string>('c.list_json');
 
 /** What a page reads of each row: its list JSON and its sort keys. */
 const PAGE_COLUMNS = ['list_json', 'created_at', 'id', 'name_folded', 'source_count'] as const;

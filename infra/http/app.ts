@@ -1,5 +1,5 @@
 import cookieParser from 'cookie-parser';
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
 import type { z } from 'zod';
 import { Forbidden, UnsupportedMediaType } from '../../shared/errors.ts';
 import type { AppContext } from '../context.ts';
@@ -40,7 +40,7 @@ export function createApp(ctx: AppContext, routes: Route[], activity: RequestAct
     res.json((document ??= openApiDocument(routes)));
   });
   app.use(docsRouter());
-  for (const route of routes) if (!route.intake) app[route.method](expressPath(route.path), handlerFor(ctx, route));
+  app.use(routedBySegment(routes.filter((route) => !route.intake).map((route) => ({ route, handler: handlerFor(ctx, route) }))));
 
   app.use(notFound(routes));
   app.use(errorMiddleware);
@@ -81,6 +81,34 @@ function parse(where: Location, schema: z.ZodType | undefined, input: unknown): 
   const parsed = schema.safeParse(value);
   if (!parsed.success) throw new RequestValidationError(validationDetails(where, parsed.error, value));
   return parsed.data;
+}
+
+/**
+ * The routes, one router per first path segment (`/library`, `/scrobbler`, ...), each holding its
+ * routes in their declared order at their full paths. Express tries an app's routes one by one, and
+ * with 280 of them a request to one declared late matched its path against most of the others
+ * first; a lookup of the segment leaves it the few of its own area. Every path starts with a fixed
+ * segment, so no route of one area can answer a path of another. Looked up in lower case, as
+ * express matches paths by default.
+ */
+function routedBySegment(handled: { route: Route; handler: RequestHandler }[]): RequestHandler {
+  const routers = new Map<string, Router>();
+  for (const { route, handler } of handled) {
+    const segment = firstSegment(route.path);
+    let router = routers.get(segment);
+    if (!router) routers.set(segment, (router = express.Router()));
+    router[route.method](expressPath(route.path), handler);
+  }
+  return (req, res, next) => {
+    const router = routers.get(firstSegment(req.path));
+    if (router) router(req, res, next);
+    else next();
+  };
+}
+
+function firstSegment(path: string): string {
+  const end = path.indexOf('/', 1);
+  return (end === -1 ? path.slice(1) : path.slice(1, end)).toLowerCase();
 }
 
 /** `/a/{id}` → `/a/:id`. */

@@ -164,6 +164,12 @@ describe('HTTP conventions', () => {
       expect(wrongMethod.body).to.have.keys('detail');
     });
 
+    it('routes a path in any letter case and with a trailing slash, as express matches paths', async () => {
+      for (const path of ['/admin/task-history', '/ADMIN/Task-History', '/admin/task-history/', '/Library/albums?sort=name']) {
+        expect((await admin.get(path)).status, path).to.equal(200);
+      }
+    });
+
     it('answers {"detail": message} for domain errors', async () => {
       expect((await app.client().get('/admin/task-history')).body).to.deep.equal({ detail: 'Not authenticated' });
       const missing = await admin.get('/admin/task-history/unknown-task');

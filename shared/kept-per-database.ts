@@ -1,9 +1,11 @@
+import { Kept } from './kept.ts';
+
 /**
  * Values kept in memory per database handle (tests run several services, each on its own
  * database, in one process), by key; past `max` keys the least recently kept is dropped.
  */
 export class KeptPerDatabase<V> {
-  private readonly byDatabase = new WeakMap<object, Map<string, V>>();
+  private readonly byDatabase = new WeakMap<object, Kept<V>>();
 
   constructor(private readonly max: number) {}
 
@@ -14,10 +16,7 @@ export class KeptPerDatabase<V> {
   /** Keeps `value` as the most recent; answers the database's values, least recently kept first. */
   set(db: object, key: string, value: V): Map<string, V> {
     let byKey = this.byDatabase.get(db);
-    if (!byKey) this.byDatabase.set(db, (byKey = new Map()));
-    byKey.delete(key);
-    byKey.set(key, value);
-    if (byKey.size > this.max) byKey.delete(byKey.keys().next().value!);
-    return byKey;
+    if (!byKey) this.byDatabase.set(db, (byKey = new Kept(this.max)));
+    return byKey.keep(key, value);
   }
 }

@@ -1,5 +1,6 @@
 import { createSecretKey } from 'node:crypto';
 import jwt from 'jsonwebtoken';
+import { Kept } from '../../shared/kept.ts';
 
 export const SESSION_TTL_SECONDS = 14 * 24 * 3600;
 
@@ -21,7 +22,7 @@ export function createSessionTokens(secret: string) {
   // A signature checked once stays good until the token expires; checking it on every request was
   // a tenth of a millisecond of CPU each, as much as a list page's SQL. A token is only kept once
   // it verified, so a forged one is checked every time it comes.
-  const verified = new Map<string, { claims: SessionClaims; expiresAtMs: number }>();
+  const verified = new Kept<{ claims: SessionClaims; expiresAtMs: number }>(VERIFIED_KEPT);
   return {
     issue(claims: SessionClaims): string {
       return jwt.sign(claims, key, { algorithm: 'HS256', expiresIn: SESSION_TTL_SECONDS });
@@ -35,8 +36,7 @@ export function createSessionTokens(secret: string) {
         // Every token we issue expires: one without `exp` was not issued here.
         if (typeof payload !== 'object' || typeof payload.exp !== 'number' || typeof payload.sub !== 'string' || typeof payload.sv !== 'number') return null;
         const claims = { sub: payload.sub, sv: payload.sv };
-        verified.set(token, { claims, expiresAtMs: payload.exp * 1000 });
-        if (verified.size > VERIFIED_KEPT) verified.delete(verified.keys().next().value!);
+        verified.keep(token, { claims, expiresAtMs: payload.exp * 1000 });
         return claims;
       } catch {
         return null;
